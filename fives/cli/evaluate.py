@@ -1,0 +1,81 @@
+"""`fives evaluate`: score a layout given as a list of placements."""
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from ..errors import EXIT_BAD_INPUT, UserError
+from ..evaluate import evaluate
+from ..io import dump_json, load_data
+from ..rules import game_ids, load_rules
+
+
+def _evaluate_jsonl(default_game: str | None) -> int:
+    """One request per stdin line, one result per stdout line, in order; bad lines inline."""
+    bad = 0
+    out = sys.stdout
+    for lineno, line in enumerate(sys.stdin, 1):
+        if not line.strip():
+            continue
+        try:
+            req = json.loads(line)
+            if not isinstance(req, dict) or "placements" not in req:
+                raise ValueError('each line is {"game": GAME, "placements": [...]}')
+            game = req.get("game", default_game)
+            if game is None:
+                raise ValueError("no game: give \"game\" on the line or --game")
+            load_rules(game)
+            result = evaluate(game, req["placements"])
+        except (ValueError, UserError) as e:
+            bad += 1
+            code = "unknown-game" if isinstance(e, UserError) else "malformed-request"
+            result = {"error": {"index": None, "code": code, "message": f"stdin line {lineno}: {e}"}}
+        out.write(dump_json(result))
+        out.write("\n")
+    out.flush()
+    if bad:
+        click.echo(f"fives: error: {bad} malformed request line(s); see the error objects in the output", err=True)
+    return EXIT_BAD_INPUT if bad else 0
+
+
+@click.command("evaluate")
+@click.option("--game", "game", help=f"Game id: {', '.join(game_ids())}. With --jsonl, the default for lines without \"game\".")
+@click.option("--jsonl", is_flag=True, help='Streaming batch mode: each stdin line {"game": G, "placements": [...]}, each stdout line its result.')
+@click.option("--pretty", is_flag=True, help="Indent the JSON output.")
+@click.argument("file", required=False, type=click.Path(allow_dash=True, dir_okay=False))
+def evaluate_cmd(game: str | None, jsonl: bool, pretty: bool, file: str | None) -> None:
+    """Evaluate the layout in FILE (YAML or JSON; `-` for stdin): a list of placements.
+
+    The first placement is {tile: "[1|4]"}; each later one is {tile: "[1|1]", to: "[1|4]",
+    side: low}: the new tile joins side SIDE of the placed tile TO. Sides: low, high,
+    line-a, line-b, branch-a, branch-b. Prints one JSON object with tiles, spinners,
+    connections, positions, contributions, sum, raw, display and scores (raw points of
+    every placement). An illegal placement exits 2 with one line naming its 0-based index,
+    the reason code and the message.
+    """
+    if jsonl:
+        if file not in (None, "-"):
+            raise UserError("--jsonl reads standard input; give no FILE")
+        if game is not None:
+            load_rules(game)
+        sys.exit(_evaluate_jsonl(game))
+    if game is None:
+        raise UserError("missing --game (one of: " + ", ".join(game_ids()) + ")")
+    if file is None:
+        raise UserError("missing FILE (a placements file, or - for stdin)")
+    load_rules(game)
+    data, name = load_data(file)
+    if isinstance(data, dict) and "placements" in data:
+        data = data["placements"]  # accept a {placements: [...]} document too
+    result = evaluate(game, data)
+    if "error" in result:
+        err = result["error"]
+        where = f"placement {err['index']}" if err["index"] is not None else "placements"
+        raise UserError(f"{name}: {where}: {err['code']}: {err['message']}")
+    click.echo(json.dumps(result, indent=2 if pretty else None, ensure_ascii=False))
+
+
+def register(main: click.Group) -> None:
+    main.add_command(evaluate_cmd)

@@ -1,0 +1,17 @@
+"""User-facing errors and the CLI's documented exit codes."""
+from __future__ import annotations
+
+#: Exit codes (documented in README.md, "Exit codes").
+EXIT_OK = 0
+EXIT_FAILURES = 1  # a run finished and some case failed or errored
+EXIT_BAD_INPUT = 2  # bad input: malformed file, schema violation, illegal placement, unknown game
+EXIT_ENGINE = 3  # a third-party engine could not be started or never completed its handshake
+EXIT_INTERRUPTED = 130  # Ctrl-C; partial results are still reported
+
+
+class UserError(Exception):
+    """A mistake in what the user gave us: reported as one line, never a traceback."""
+
+    def __init__(self, message: str, exit_code: int = EXIT_BAD_INPUT) -> None:
+        super().__init__(message)
+        self.exit_code = exit_code
