@@ -36,6 +36,17 @@ class Case:
                 "source": self.source, "description": self.description, "input": self.input, "expect": self.expect}
 
 
+def display_name(path: Path) -> str:
+    """A path relative to the checkout (or the working directory) for reports."""
+    p = Path(path).resolve()
+    for base in (paths.ROOT.resolve(), Path.cwd()):
+        try:
+            return str(p.relative_to(base))
+        except ValueError:
+            pass
+    return str(path)
+
+
 def default_roots() -> list[Path]:
     return [r for r in (paths.FIXTURES, paths.CONFORMANCE / "golden") if r.is_dir()]
 
@@ -72,6 +83,7 @@ def _first_error(validator: jsonschema.Draft202012Validator, data: Any) -> jsons
 def load_file(path: Path, kinds: dict[str, Kind], schemas: Schemas) -> list[Case]:
     """Parse and validate one file; UserError naming the file (and case ID) on any problem."""
     data, name = load_data(path)
+    name = display_name(path)
     err = _first_error(schemas.envelope, data)
     if err is not None:
         where = "/".join(str(p) for p in err.absolute_path) or "(top)"

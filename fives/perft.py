@@ -76,54 +76,84 @@ def _as_placements(rules: GameRules, from_placements: Iterable[Placement | dict]
 
 
 # -- the hot path ---------------------------------------------------------------------------
+def _joined_side(tile: Tile, value: int) -> Side:
+    """The side of `tile` that touches a position of `value` (as Layout.push decides it)."""
+    return Side.LINE_A if tile.is_double else (Side.LOW if tile.low == value else Side.HIGH)
+
+
+#: Per pip value: (tile, its bit in a placed-tiles mask, its joining side) for the tiles holding it.
+_PIP_TILES: tuple[tuple[tuple[Tile, int, Side], ...], ...] = tuple(
+    tuple((t, 1 << TILE_INDEX[t], _joined_side(t, v)) for t in BY_PIP[v]) for v in range(7))
+_PIP_MASK: tuple[int, ...] = tuple(sum(bit for _, bit, _ in group) for group in _PIP_TILES)
+_DOUBLE: tuple[Tile, ...] = tuple(Tile(v, v) for v in range(7))
+
+
 class _Walker:
-    """Depth-first counter over one Layout, reusing caches across the whole walk."""
+    """Depth-first counter over one Layout, with caches that live for the whole walk.
+
+    Placed tiles are mirrored in an int bit mask so the inner loops hash ints, not Tiles.
+    """
 
     def __init__(self, layout: Layout) -> None:
         self.layout = layout
         self.score = layout.rules.score
-        self._own: dict[tuple[Tile, Side, bool], int] = {}
+        self.mask = sum(1 << TILE_INDEX[t] for t in layout.tiles)
+        # contribution of a placed tile once `side` is occupied too, by its state
+        self._after: dict[tuple[Tile, Side, bool, frozenset[Side]], int] = {}
+        # (start sum, pip value, free tiles with that pip, double is spinner) -> (nodes, points)
+        self._bulk: dict[tuple[int, int, int, bool], tuple[int, int]] = {}
 
-    def own(self, tile: Tile, to: Tile, side: Side, value: int) -> int:
-        """The counted value of `tile` freshly joined at a position of `value` (its other sides open)."""
-        layout = self.layout
-        spinner = layout._hook_is_spinner(tile)
-        joined = Side.LINE_A if tile.is_double else (Side.LOW if tile.low == value else Side.HIGH)
-        key = (tile, joined, spinner)
-        got = self._own.get(key)
+    def _contribution_after(self, pt: PlacedTile, side: Side) -> int:
+        key = (pt.tile, side, pt.spinner, frozenset(pt.occupied))
+        got = self._after.get(key)
         if got is None:
-            # a tile's contributions depend only on which of its sides are occupied
-            pt = PlacedTile(tile, len(layout), spinner, joined, to, side, {joined: to})
-            got = sum(c.value for c in layout._contributions_of(pt))
-            self._own[key] = got
+            # a tile's contributions depend only on its spinner flag and occupied sides
+            probe = PlacedTile(pt.tile, pt.order, pt.spinner, pt.joined_side, pt.parent, pt.parent_side,
+                               {**pt.occupied, side: pt.tile})
+            got = self._after[key] = sum(c.value for c in self.layout._contributions_of(probe))
+        return got
+
+    def _bulk_count(self, start: int, value: int, free: int, to: Tile, side: Side) -> tuple[int, int]:
+        """(nodes, points) of every free tile joining one position of `value`, given the sum
+        of the rest of the layout (`start`) once that position is occupied."""
+        layout = self.layout
+        double = _DOUBLE[value]
+        spins = bool(free & (1 << TILE_INDEX[double])) and layout._hook_is_spinner(double)
+        key = (start, value, free, spins)
+        got = self._bulk.get(key)
+        if got is None:
+            nodes = points = 0
+            for t, bit, joined in _PIP_TILES[value]:
+                if free & bit:
+                    fresh = PlacedTile(t, len(layout), layout._hook_is_spinner(t), joined, to, side, {joined: to})
+                    own = sum(c.value for c in layout._contributions_of(fresh))
+                    nodes += 1
+                    points += self.score(start + own)
+            got = self._bulk[key] = (nodes, points)
         return got
 
     def leaves(self) -> tuple[int, int]:
-        """(nodes, points) one ply ahead, without pushing every placement."""
+        """(nodes, points) one ply ahead, without pushing each placement."""
         layout = self.layout
-        placed = layout._placed
         if not layout._order:
             points = 0
             for t in ALL_TILES:
                 points += layout.push(Placement(t))
                 layout.pop()
             return len(ALL_TILES), points
-        score = self.score
+        placed = layout._placed
+        counted = layout._counted
         base = layout.sum
+        taken = self.mask
         nodes = points = 0
-        for (to, side), value in list(layout._open.items()):
-            tiles = [t for t in BY_PIP[value] if t not in placed]
-            if not tiles:
+        for (to, side), value in layout._open.items():
+            free = _PIP_MASK[value] & ~taken
+            if not free:
                 continue
-            probe = tiles[0]
-            layout.push(Placement(probe, to, side))
-            # the target's change in contribution, the same whichever tile joins it
-            delta = layout.sum - base - layout._counted[probe]
-            layout.pop()
-            start = base + delta
-            nodes += len(tiles)
-            for t in tiles:
-                points += score(start + self.own(t, to, side, value))
+            start = base - counted[to] + self._contribution_after(placed[to], side)
+            n, p = self._bulk_count(start, value, free, to, side)
+            nodes += n
+            points += p
         return nodes, points
 
     def walk(self, depth: int) -> tuple[int, int]:
@@ -132,14 +162,16 @@ class _Walker:
         layout = self.layout
         nodes = points = 0
         if not layout._order:
-            moves = [Placement(t) for t in ALL_TILES]
+            moves = [(Placement(t), 1 << TILE_INDEX[t]) for t in ALL_TILES]
         else:
-            placed = layout._placed
-            moves = [Placement(t, to, side) for (to, side), value in list(layout._open.items())
-                     for t in BY_PIP[value] if t not in placed]
-        for move in moves:
+            taken = self.mask
+            moves = [(Placement(t, to, side), bit) for (to, side), value in list(layout._open.items())
+                     for t, bit, _ in _PIP_TILES[value] if not taken & bit]
+        for move, bit in moves:
             layout.push(move)
+            self.mask |= bit
             n, p = self.walk(depth - 1)
+            self.mask &= ~bit
             layout.pop()
             nodes += n
             points += p

@@ -40,7 +40,7 @@ def figure_clauses(game: str, expect: dict) -> list[str]:
     p = PREFIX[game]
     tiles = expect["tiles"]
     doubles = [t for t in tiles if t[1] == t[3]]
-    out = [f"{p}-PLACE-1", f"{p}-COUNT-1" if p == "SN" else f"{p}-COUNT-4"]
+    out = [f"{p}-COUNT-1" if p == "SN" else f"{p}-COUNT-4"]
     if p == "SN":
         out.append("SN-COUNT-5")
     if doubles:
@@ -53,6 +53,7 @@ def figure_clauses(game: str, expect: dict) -> list[str]:
     out.append(f"{p}-SCORE-1" if expect["raw"] > 0 else f"{p}-SCORE-2")
     if p == "HR":
         out.append("HR-POINTS-1")
+    out.append(f"{p}-PLACE-1")  # last: the report groups a case by its first clause
     return list(dict.fromkeys(out))
 
 

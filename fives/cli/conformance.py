@@ -1,0 +1,138 @@
+"""`fives conformance`: run the fixtures through an engine, lint them."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from ..engine import Engine, EngineStartError, OneShotEngine, ProcessEngine, ReferenceEngine
+from ..errors import EXIT_BAD_INPUT, EXIT_ENGINE, EXIT_FAILURES, EXIT_INTERRUPTED, UserError
+from ..fixtures import lint, load_cases
+from ..kinds import load_kinds
+from ..progress import Progress
+from ..reports import FORMATS, human
+from ..runner import CaseResult, Filters, ResultStream, load_known_failures, run_cases, write_known_failures
+
+
+@click.group("conformance")
+def conformance() -> None:
+    """Conformance fixtures: run them against an engine, lint them, measure coverage."""
+
+
+def _report_targets(reports: tuple[str, ...]) -> list[tuple[str, str | None]]:
+    out = []
+    for spec in reports:
+        fmt, _, path = spec.partition(":")
+        if fmt not in FORMATS:
+            raise UserError(f"--report {spec}: unknown format {fmt!r} (one of {', '.join(FORMATS)}; add :FILE to write a file)")
+        out.append((fmt, path or None))
+    if sum(1 for _, p in out if p is None) > 1:
+        raise UserError("only one --report may go to standard output; give the others a file: --report junit:out.xml")
+    return out
+
+
+def make_engine(command: str | None, oneshot: bool, timeout: float, validate: bool) -> Engine:
+    if command is None:
+        if oneshot:
+            raise UserError("--oneshot needs --engine CMD")
+        return ReferenceEngine()
+    validator = None
+    if validate:
+        from ..protocol import MessageValidator
+        validator = MessageValidator()
+    cls = OneShotEngine if oneshot else ProcessEngine
+    return cls(command, timeout=timeout, validator=validator)
+
+
+@conformance.command("run")
+@click.option("--engine", "command", metavar="CMD",
+              help='Engine command speaking spec/protocol.md, e.g. "fives serve" or "node engine.js". Default: the built-in reference engine, in process.')
+@click.option("--oneshot", is_flag=True, help="Start the engine once per case (request on stdin, reply on stdout).")
+@click.option("--timeout", type=float, default=10.0, show_default=True, help="Seconds an engine may take per case before it is killed and restarted.")
+@click.option("--validate", is_flag=True, help="Check every message both ways against spec/protocol/*.schema.json and the kind schemas.")
+@click.option("--fixtures", "roots", multiple=True, type=click.Path(path_type=Path),
+              help="Fixture file or folder (repeatable). Default: conformance/fixtures and conformance/golden.")
+@click.option("--id", "ids", multiple=True, metavar="GLOB", help="Only cases whose ID matches GLOB (repeatable), e.g. 'HR-SETTLE-*'.")
+@click.option("--game", "games", multiple=True, help="Only cases of this game (repeatable).")
+@click.option("--kind", "kinds_", multiple=True, help="Only cases of this kind (repeatable): evaluate, legal-placements, turn, settle, match-end, perft.")
+@click.option("--capability", "caps", multiple=True, help="Only cases needing this engine capability (repeatable).")
+@click.option("--report", "reports", multiple=True, metavar="FORMAT[:FILE]",
+              help="Also write a report: json, junit or markdown; to FILE, or to stdout (the human summary then goes to stderr). Repeatable.")
+@click.option("--results", "results_path", type=click.Path(dir_okay=False),
+              help="Stream each case's result to this JSON Lines file as it arrives.")
+@click.option("--known-failures", "known_path", type=click.Path(dir_okay=False),
+              help="YAML `known_failures: {CASE-ID: reason}`: listed cases do not fail the run; ones that pass again are reported.")
+@click.option("--write-known-failures", "write_known", type=click.Path(dir_okay=False),
+              help="Write every failing or erroring case of this run to a known-failures file.")
+def run_cmd(command: str | None, oneshot: bool, timeout: float, validate: bool, roots: tuple[Path, ...],
+            ids: tuple[str, ...], games: tuple[str, ...], kinds_: tuple[str, ...], caps: tuple[str, ...],
+            reports: tuple[str, ...], results_path: str | None, known_path: str | None, write_known: str | None) -> None:
+    """Run every conformance case through an engine and report.
+
+    Prints a summary per rule area and per file, the failures with their differences, and
+    a final line `N passed, N failed, N errored, N skipped`. Exit 0 when nothing failed or
+    errored (known failures excepted), 1 otherwise, 2 for bad fixtures or options, 3 when
+    the engine never completed its handshake, 130 when interrupted (the report still covers
+    every finished case).
+    """
+    targets = _report_targets(reports)
+    kinds = load_kinds()
+    for k in kinds_:
+        if k not in kinds:
+            raise UserError(f"--kind {k}: unknown kind (one of {', '.join(sorted(kinds))})")
+    cases = Filters(ids, games, kinds_, caps).select(load_cases(roots or None), kinds)
+    known = load_known_failures(known_path) if known_path else {}
+    engine = make_engine(command, oneshot, timeout, validate)
+    try:
+        handshake = engine.start()
+    except EngineStartError as e:
+        raise UserError(f"engine {command!r}: {e}", EXIT_ENGINE) from None
+    stream = ResultStream(results_path)
+    done: list[CaseResult] = []
+    interrupted = False
+    human_out = sys.stderr if any(p is None for _, p in targets) else sys.stdout
+    try:
+        with Progress(len(cases), "conformance") as bar:
+            def on_result(r: CaseResult) -> None:
+                done.append(r)
+                stream(r)
+                bar.advance(note=r.case.id)
+            run_cases(engine, cases, kinds, on_result, known)
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        engine.close()
+        stream.close()
+        click.echo(human(done, handshake, interrupted), file=human_out)
+        for fmt, path in targets:
+            text = FORMATS[fmt](done, handshake, interrupted)
+            if path:
+                Path(path).write_text(text, encoding="utf-8")
+            else:
+                click.echo(text)
+        if write_known:
+            n = write_known_failures(write_known, done)
+            click.echo(f"wrote {n} known failure(s) to {write_known}", file=sys.stderr)
+    if interrupted:
+        sys.exit(EXIT_INTERRUPTED)
+    if any(r.counts_as_failure for r in done):
+        sys.exit(EXIT_FAILURES)
+
+
+@conformance.command("lint")
+@click.argument("roots", nargs=-1, type=click.Path(path_type=Path))
+def lint_cmd(roots: tuple[Path, ...]) -> None:
+    """Validate fixture files against conformance/schema/, check IDs are unique, clauses
+    exist in spec/rules.md and every seed quote is verbatim under its heading. Exit 2 on
+    any problem, one line each."""
+    count, problems = lint(roots or None)
+    for p in problems:
+        click.echo(p, err=True)
+    click.echo(f"{count} cases, {len(problems)} problems")
+    if problems:
+        sys.exit(EXIT_BAD_INPUT)
+
+
+def register(main: click.Group) -> None:
+    main.add_command(conformance)
