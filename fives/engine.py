@@ -244,7 +244,8 @@ class ProcessEngine(Engine):
 
     def _exchange(self, proc: _Process, msg: dict[str, Any], request_id: str) -> Outcome:
         t0 = time.perf_counter()
-        if self.validator and (problem := self.validator("request", msg)):
+        direction = "hello-request" if request_id == "hello" else "request"
+        if self.validator and (problem := self.validator(direction, msg)):
             return Outcome("error", message=f"runner built an invalid request: {problem}")
         if not proc.send(msg):
             time.sleep(0.05)

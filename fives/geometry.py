@@ -29,10 +29,10 @@ EAST: Vec = (1, 0)
 SHORT = 2  # a square's side, in units
 LONG = 4  # a tile's long side
 
-#: Default page, in units (24 x 16 squares: A4-landscape-like proportions).
-DEFAULT_PAGE: tuple[int, int] = (48, 32)
+#: Default page, in units (32 x 22 squares, about A4 landscape at 30 px a square).
+DEFAULT_PAGE: tuple[int, int] = (64, 44)
 #: Candidate checks allowed per page size before the page is enlarged.
-SEARCH_BUDGET = 60_000
+SEARCH_BUDGET = 12_000
 PAGE_GROWTH = 5  # a failed search retries on a page this many tenths larger, at most GROW_STEPS times
 GROW_STEPS = 8
 
@@ -223,24 +223,28 @@ def _tree_order(layout: Layout) -> list[Tile]:
 
 
 class _Board:
-    """Occupied boxes, each with the index of the tile that put it there (-1: the opening)."""
+    """Occupied unit cells, each with the index of the tile that put it there (-1: the opening).
+
+    Boxes lie on the integer grid, so two boxes overlap exactly when they share a cell.
+    """
 
     def __init__(self, page: Box) -> None:
         self.page = page
-        self.items: list[tuple[Box, int, tuple[Tile, Side] | None]] = []
-        self.marks: list[int] = []
+        self.cells: dict[Vec, tuple[int, tuple[Tile, Side] | None]] = {}
+        self.undo: list[list[tuple[Vec, tuple[int, tuple[Tile, Side] | None] | None]]] = []
 
     def conflicts(self, boxes: list[Box], skip: tuple[Tile, Side] | None) -> set[int] | None:
         """Indices of the tiles in the way; {-2} if a box leaves the page; None if all is free."""
         found: set[int] = set()
+        cells = self.cells
         for b in boxes:
             if not b.inside(self.page):
                 found.add(-2)
-            for ob, owner, key in self.items:
-                if key is not None and key == skip:
-                    continue  # the parent's reservation for this very child
-                if b.overlaps(ob):
-                    found.add(owner)
+            for x in range(b.x0, b.x1):
+                for y in range(b.y0, b.y1):
+                    hit = cells.get((x, y))
+                    if hit is not None and (hit[1] is None or hit[1] != skip):
+                        found.add(hit[0])  # (skip: the parent's reservation for this very child)
         return found or None
 
     def run(self, socket: Socket, cap: int) -> int:
@@ -248,16 +252,26 @@ class _Board:
         p, d = socket.point, socket.direction
         for k in range(0, cap, SHORT):
             b = rect((p[0] + k * d[0], p[1] + k * d[1]), d, (0, SHORT), (-1, 1))
-            if not b.inside(self.page) or any(b.overlaps(ob) for ob, _, _ in self.items):
+            if not b.inside(self.page) or any((x, y) in self.cells
+                                              for x in range(b.x0, b.x1) for y in range(b.y0, b.y1)):
                 return k
         return cap
 
     def push(self, boxes: list[tuple[Box, tuple[Tile, Side] | None]], owner: int) -> None:
-        self.marks.append(len(self.items))
-        self.items.extend((b, owner, key) for b, key in boxes)
+        saved: list[tuple[Vec, tuple[int, tuple[Tile, Side] | None] | None]] = []
+        for b, key in boxes:
+            for x in range(b.x0, b.x1):
+                for y in range(b.y0, b.y1):
+                    saved.append(((x, y), self.cells.get((x, y))))
+                    self.cells[(x, y)] = (owner, key)
+        self.undo.append(saved)
 
     def pop(self) -> None:
-        del self.items[self.marks.pop():]
+        for cell, old in reversed(self.undo.pop()):
+            if old is None:
+                del self.cells[cell]
+            else:
+                self.cells[cell] = old
 
 
 def _footprint(g: TileGeometry, sides: list[Side]) -> list[tuple[Box, tuple[Tile, Side] | None]]:
@@ -268,16 +282,18 @@ def _candidates(layout: Layout, node: _Node, parent: TileGeometry, board: _Board
     socket = parent.sockets[node.parent_side]
     d = socket.direction
     main = d if (parent.tile.is_double or parent.turn == "opening") else parent.main
-    if node.tile.is_double or (parent.tile.is_double and node.parent_side.is_branch):
-        turns = ["straight"]  # doubles lie crosswise; a branch leaves its spinner at a right angle
-    else:
-        turns = ["straight", "left", "right"]
+    if node.tile.is_double:
+        return [place(node.tile, node.joined, socket, "straight", main)]  # doubles lie crosswise
+    turns = ["straight", "left", "right"]
     options = [place(node.tile, node.joined, socket, t, main) for t in turns]
-    if len(options) == 1:
-        return options
+    # A branch leaves its spinner at a right angle: its first tile bends only if it must
+    # (its joined half still touches the branch side either way).
+    branch_first = parent.tile.is_double and node.parent_side.is_branch
     along_main = d in (main, neg(main))
+    # look ahead only if the arm goes on: a last tile needs no more than its mark's square
+    need = LONG if len(layout.placed(node.tile).occupied) > 1 else 0
 
-    def rank(g: TileGeometry) -> tuple[int, int, int, int]:
+    def rank(g: TileGeometry) -> tuple[int, int, int, int, int]:
         out = [s for s in g.sockets.values() if s.point != socket.point]
         e = out[0].direction
         if along_main:
@@ -285,7 +301,8 @@ def _candidates(layout: Layout, node: _Node, parent: TileGeometry, board: _Board
         else:  # crossing over: bend back against the arm's direction first, a boustrophedon
             pref = 0 if e == neg(main) else (1 if g.turn == "straight" else 2)
         room = board.run(out[0], 2 * LONG)
-        return (0 if room >= LONG else 1, pref, -room, turns.index(g.turn))
+        forced = 1 if branch_first and g.turn != "straight" else 0
+        return (forced, 0 if room >= need else 1, pref, -room, turns.index(g.turn))
 
     return sorted(options, key=rank)
 

@@ -309,6 +309,16 @@ class Layout:
         self._refresh(parent)
         return Placement(t, pt.parent, pt.parent_side)
 
+    def recount(self) -> tuple[int, dict[tuple[Tile, Side], int]]:
+        """The sum and open positions recomputed over every tile (the check on `push`/`pop`)."""
+        total = 0
+        opens: dict[tuple[Tile, Side], int] = {}
+        for t in self._order:
+            pt = self._placed[t]
+            total += sum(c.value for c in self._contributions_of(pt))
+            opens.update({(t, s): t.value(s) for s in self._open_sides(pt)})
+        return total, opens
+
     def copy(self) -> "Layout":
         other = type(self)(self.rules)
         for p in self.history():

@@ -44,6 +44,8 @@ def main() -> None:
 def _register_all() -> None:
     # A module per command group; each defines register(main). Sorted for a stable --help.
     for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
+        if info.name.startswith("_"):
+            continue
         module = importlib.import_module(f"{__name__}.{info.name}")
         register = getattr(module, "register", None)
         if register is not None:

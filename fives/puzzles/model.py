@@ -116,14 +116,14 @@ class Puzzle:
 
 @dataclass
 class PuzzleSet:
-    game: str
+    games: tuple[str, ...]
     seed: int
     puzzles: list[Puzzle] = field(default_factory=list)
     kinds: tuple[str, ...] = ()
     difficulty: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"format": FORMAT, "generator": GENERATOR_VERSION, "game": self.game,
+        d: dict[str, Any] = {"format": FORMAT, "generator": GENERATOR_VERSION, "games": _flow(list(self.games)),
                              "seed": self.seed, "kinds": _flow(list(self.kinds))}
         if self.difficulty is not None:
             d["difficulty"] = self.difficulty

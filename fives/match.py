@@ -1,0 +1,386 @@
+"""The match state machine: deal, lot, turns, draws, passes, continuation, hand and match end.
+
+A `Match` holds the whole state (scores, every seat's hand, the boneyard in draw order, the
+layout, the seat to act). `start_hand()` shuffles and deals; `apply(action)` checks one
+action against the rules, performs it and returns its `Outcome`, or raises `IllegalAction`
+and changes nothing. Every rule decision a variant or a mutant engine may read differently
+is one small `_hook_*` method (spec/play.md, "Hooks"), as in python-chess.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Callable, Iterable
+
+from .layout import IllegalPlacement, Layout, Placement
+from .rules import GameRules
+from .settlement import BLOCKED, GONE_OUT, HandEnd, MatchConfig, Settlement, SettlementResult
+from .tiles import ALL_TILES, Tile
+
+LOT_FACES = 6  # the lot is modelled as a six-sided die per candidate (SN-LEAD-1 RULING)
+PLACE, DRAW, PASS = "place", "draw", "pass"
+
+
+class PlayCode(str, Enum):
+    """Why an action is illegal (besides the layout's IllegalCode values)."""
+
+    MUST_PLACE = "must-place"  # a legal placement exists: drawing or passing is illegal
+    MUST_PLACE_DRAWN_TILE = "must-place-drawn-tile"  # the playable tile just drawn goes first
+    CANNOT_PASS = "cannot-pass"  # the boneyard is not empty: draw instead
+    CANNOT_DRAW = "cannot-draw"  # the boneyard is empty: pass instead
+    NOT_YOUR_TURN = "not-your-turn"
+    AFTER_HAND_END = "after-hand-end"
+    AFTER_MATCH_END = "after-match-end"
+    NO_HAND = "no-hand"  # nothing has been dealt yet
+    HAND_IN_PROGRESS = "hand-in-progress"  # a new deal before the hand ended
+    TILE_NOT_IN_HAND = "tile-not-in-hand"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class IllegalAction(ValueError):
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = str(code)
+        self.message = message
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    kind: str  # PLACE, DRAW or PASS
+    placement: Placement | None = None
+    seat: int | None = None  # who claims to act; None means the seat to act
+
+
+@dataclass(frozen=True)
+class Options:
+    """What the seat to act may do: place one of `placements`, draw, or pass."""
+
+    placements: list[Placement]
+    draw: bool
+    pass_: bool
+
+
+@dataclass(frozen=True)
+class HandStart:
+    hand: int
+    deal: list[list[Tile]]
+    boneyard: list[Tile]  # in draw order: boneyard[0] is drawn first
+    leader: int
+    lot: list[tuple[tuple[int, ...], tuple[int, ...]]] | None  # (candidates, their draws) per round
+    scores: list[int]
+
+
+@dataclass(frozen=True)
+class MatchEnd:
+    winners: list[int]  # sides
+    by: str  # "placement" or "settlement"
+    scores: list[int]
+
+
+@dataclass
+class Outcome:
+    """What one action did."""
+
+    seat: int
+    action: str
+    placement: Placement | None = None
+    from_drawn: bool = False  # the placed tile had just been drawn
+    sum: int = 0
+    raw: int = 0
+    display: int = 0
+    score: int = 0  # the acting side's score after the action
+    tile: Tile | None = None  # the tile drawn
+    playable: bool = False
+    continues: bool = False  # the same seat places again (Horse Race continuation)
+    turn_end: bool = False
+    next_seat: int | None = None  # who acts next; None once the hand or match ended
+    hand_end: HandEnd | None = None
+    next_leader: int | None = None  # after a gone-out hand; None means a new lot
+    remaining: list[list[Tile]] | None = None  # every hand, revealed at the hand's end
+    settlement: SettlementResult | None = None
+    match_end: MatchEnd | None = None
+    scores: list[int] = field(default_factory=list)
+
+
+class Match:
+    """One match of one game and configuration."""
+
+    def __init__(self, rules: GameRules, config: MatchConfig, seed: int | None = None, *,
+                 layout_factory: Callable[[GameRules], Layout] = Layout,
+                 settlement_factory: Callable[[GameRules, MatchConfig], Settlement] = Settlement) -> None:
+        self.rules = rules
+        self.config = config
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.layout_factory = layout_factory
+        self.settlement = settlement_factory(rules, config)
+        self.scores = [0] * len(config.sides)
+        self.hand_no = 0
+        self.hands: list[list[Tile]] = [[] for _ in range(config.players)]
+        self.boneyard: list[Tile] = []
+        self.layout = layout_factory(rules)
+        self.to_act = 0
+        self.drawn: Tile | None = None  # a playable tile just drawn, which must be placed now
+        self.continuing = False  # the seat to act is placing again (Horse Race)
+        self.banked = 0  # continuations earned and not used yet (never above 0 in the rules)
+        self.in_hand = False
+        self.hand_end: HandEnd | None = None
+        self.match_end: MatchEnd | None = None
+        self.next_leader: int | None = None  # None: the next leader is chosen by lot
+
+    # -- hooks: the rules' choices, overridable by variants and mutants ------------------
+    def _hook_continuations_earned(self, tile: Tile, from_drawn: bool, raw: int) -> int:
+        """HR-CONT-1..5: a tile from hand that is a double or scored gives one continuation;
+        a drawn tile none. The opening counts as from hand (HR-CONT-6)."""
+        c = self.rules.continuation
+        if not c.get("enabled") or (from_drawn and c.get("drawn_tile_ends_turn", True)):
+            return 0
+        if len(self.layout) == 1 and not c.get("opening_counts_as_from_hand", True):
+            return 0
+        qualifies = (tile.is_double and c.get("from_hand_double", False)) or \
+                    (raw > 0 and c.get("from_hand_scoring", False))
+        return c.get("max_per_placement", 1) if qualifies else 0
+
+    def _hook_placement_ends_match(self, side: int) -> bool:
+        """SN-MATCH-1, HR-MATCH-1: reaching the target by a placement ends the match at once."""
+        return self.rules.match_end["on_placement"] == "immediate" and self.scores[side] >= self.config.target
+
+    def _hook_settle_after_match_end(self) -> bool:
+        """SN-MATCH-1, HR-SETTLE-1: a hand whose last placement ended the match is not settled."""
+        return bool(self.rules.match_end["settle_after_match_end"])
+
+    def _hook_continuation_may_draw(self) -> bool:
+        """HR-CONT-6 RULING: a continuation is a full new turn, so it may draw."""
+        return self.rules.continuation.get("no_legal_placement", "draw-or-pass") == "draw-or-pass"
+
+    def _hook_next_leader(self, end: HandEnd) -> int | None:
+        """SN-LEAD-3, HR-LEAD-3: whoever played the last tile leads; after a block, a new lot."""
+        return end.seat if end.reason == GONE_OUT else None
+
+    # -- state from outside (the `turn` kind) ---------------------------------------------
+    @classmethod
+    def from_state(cls, rules: GameRules, config: MatchConfig, *, scores: list[int], layout: Iterable[Placement],
+                   hands: list[list[Tile]], boneyard: list[Tile], seat: int, continuing: bool = False,
+                   drawn: Tile | None = None, **factories: Callable) -> "Match":
+        """A match in the middle of a hand, as a fixture states it. ValueError if inconsistent."""
+        m = cls(rules, config, None, **factories)
+        if len(scores) != len(config.sides) or len(hands) != config.players:
+            raise ValueError(f"need {len(config.sides)} scores and {config.players} hands")
+        if not 0 <= seat < config.players:
+            raise ValueError(f"seat {seat} does not exist: seats are 0..{config.players - 1}")
+        m.scores = list(scores)
+        for p in layout:
+            try:
+                m.layout.push(p)
+            except IllegalPlacement as e:
+                raise ValueError(f"layout placement {p}: {e.code}: {e.message}") from None
+        seen: dict[Tile, str] = {t: "the layout" for t in m.layout.tiles}
+        for where, tiles in [(f"seat {s}'s hand", h) for s, h in enumerate(hands)] + [("the boneyard", boneyard)]:
+            for t in tiles:
+                if t in seen:
+                    raise ValueError(f"{t} is both in {seen[t]} and in {where}")
+                seen[t] = where
+        if drawn is not None and drawn not in hands[seat]:
+            raise ValueError(f"the drawn tile {drawn} must be in seat {seat}'s hand")
+        if drawn is not None and not m.layout.can_place(drawn):
+            raise ValueError(f"the drawn tile {drawn} cannot be placed, so it would not be pending")
+        m.hands = [sorted(h) for h in hands]
+        m.boneyard = list(boneyard)
+        m.to_act, m.continuing, m.drawn = seat, continuing, drawn
+        m.in_hand, m.hand_no = True, 1
+        if not len(m.layout) and (continuing or drawn is not None):
+            raise ValueError("a continuation or a drawn tile needs a layout")
+        return m
+
+    # -- dealing ------------------------------------------------------------------------
+    def start_hand(self) -> HandStart:
+        """Shuffle, deal and choose the leader (a lot for the first hand and after a block)."""
+        if self.match_end is not None:
+            raise IllegalAction(PlayCode.AFTER_MATCH_END, "the match is over: no new hand")
+        if self.in_hand:
+            raise IllegalAction(PlayCode.HAND_IN_PROGRESS, f"hand {self.hand_no} has not ended")
+        tiles = list(ALL_TILES)
+        self.rng.shuffle(tiles)
+        n, h = self.config.players, self.config.hand_size
+        self.hands = [sorted(tiles[i * h:(i + 1) * h]) for i in range(n)]
+        self.boneyard = tiles[n * h:]
+        lot = None
+        if self.next_leader is None:
+            leader, lot = self._draw_lot()
+        else:
+            leader = self.next_leader
+        self.layout = self.layout_factory(self.rules)
+        self.to_act, self.drawn, self.continuing, self.banked = leader, None, False, 0
+        self.in_hand, self.hand_end = True, None
+        self.hand_no += 1
+        return HandStart(self.hand_no, [list(x) for x in self.hands], list(self.boneyard), leader, lot,
+                         list(self.scores))
+
+    def _draw_lot(self) -> tuple[int, list[tuple[tuple[int, ...], tuple[int, ...]]]]:
+        """Every candidate draws; the highest leads; tied candidates draw again (SN-LEAD-1)."""
+        candidates = tuple(range(self.config.players))
+        rounds = []
+        while True:
+            draws = tuple(self.rng.randint(1, LOT_FACES) for _ in candidates)
+            rounds.append((candidates, draws))
+            best = max(draws)
+            candidates = tuple(c for c, d in zip(candidates, draws) if d == best)
+            if len(candidates) == 1:
+                return candidates[0], rounds
+
+    # -- what may be done -----------------------------------------------------------------
+    def options(self, layout: Layout, hand: Iterable[Tile], boneyard: int, continuing: bool = False,
+                drawn: Tile | None = None) -> Options:
+        """The legal actions of a seat holding `hand` (SN-DRAW-1..4, HR-DRAW-1..4, HR-CONT-6)."""
+        if drawn is not None:
+            return Options(layout.placements_for(drawn), False, False)
+        placements = layout.legal_placements(hand)
+        if placements:
+            return Options(placements, False, False)
+        may_draw = boneyard > 0 and (not continuing or self._hook_continuation_may_draw())
+        return Options([], may_draw, not may_draw)
+
+    def legal_options(self) -> Options:
+        if not self.in_hand or self.match_end is not None:
+            return Options([], False, False)
+        return self.options(self.layout, self.hands[self.to_act], len(self.boneyard), self.continuing, self.drawn)
+
+    def _can_place_any(self, hand: Iterable[Tile]) -> bool:
+        if not len(self.layout):
+            return True
+        values = self.layout.open_values()
+        return any(t.low in values or t.high in values for t in hand)
+
+    # -- acting ---------------------------------------------------------------------------
+    def apply(self, action: Action) -> Outcome:
+        """Perform `action` for the seat to act; IllegalAction (and no change) if it is illegal."""
+        if self.match_end is not None:
+            raise IllegalAction(PlayCode.AFTER_MATCH_END, "the match is over: nothing more is played")
+        if not self.in_hand:
+            if self.hand_end is None:
+                raise IllegalAction(PlayCode.NO_HAND, "no hand has been dealt")
+            raise IllegalAction(PlayCode.AFTER_HAND_END, f"hand {self.hand_no} has ended ({self.hand_end.reason})")
+        seat = self.to_act
+        if action.seat is not None and action.seat != seat:
+            raise IllegalAction(PlayCode.NOT_YOUR_TURN, f"seat {seat} is to act, not seat {action.seat}")
+        if action.kind == PLACE and action.placement is not None:
+            return self._place(seat, action.placement)
+        if action.kind == DRAW:
+            return self._draw(seat)
+        if action.kind == PASS:
+            return self._pass(seat)
+        raise IllegalAction("malformed-action", f"unknown action {action.kind!r}")
+
+    def _place(self, seat: int, p: Placement) -> Outcome:
+        hand = self.hands[seat]
+        t = p.tile
+        if self.drawn is not None and t != self.drawn:
+            raise IllegalAction(PlayCode.MUST_PLACE_DRAWN_TILE, f"the drawn tile {self.drawn} must be placed, not {t}")
+        if t not in hand:
+            raise IllegalAction(PlayCode.TILE_NOT_IN_HAND, f"seat {seat} does not hold {t}")
+        try:
+            raw = self.layout.push(p)
+        except IllegalPlacement as e:
+            raise IllegalAction(e.code.value, e.message) from None
+        hand.remove(t)
+        from_drawn, self.drawn = self.drawn is not None, None
+        side = self.config.side_of[seat]
+        display = self.rules.display(raw)
+        self.scores[side] += display
+        out = Outcome(seat, PLACE, p, from_drawn, self.layout.sum, raw, display, self.scores[side])
+        if self._hook_placement_ends_match(side):
+            self.in_hand = False  # HR-CONT-4: nothing more is placed, and no settlement
+            if not hand and self._hook_settle_after_match_end():
+                self._end_hand(HandEnd(GONE_OUT, seat), out)
+            if self.match_end is None:
+                self._end_match([side], "placement", out)  # only the placing side gained
+            return self._finish(out)
+        if not hand:
+            self._end_hand(HandEnd(GONE_OUT, seat), out)
+            return self._finish(out)
+        self.banked += self._hook_continuations_earned(t, from_drawn, raw)
+        if self.banked > 0:
+            self.banked -= 1
+            self.continuing = out.continues = True
+        else:
+            self._next_turn()
+            out.turn_end = True
+        out.next_seat = self.to_act
+        self._check_blocked(out)
+        return self._finish(out)
+
+    def _draw(self, seat: int) -> Outcome:
+        if self.drawn is not None:
+            raise IllegalAction(PlayCode.MUST_PLACE_DRAWN_TILE, f"the drawn tile {self.drawn} must be placed now")
+        hand = self.hands[seat]
+        if self._can_place_any(hand):
+            raise IllegalAction(PlayCode.MUST_PLACE, f"seat {seat} can place a tile, so may not draw")
+        if not self.boneyard:
+            raise IllegalAction(PlayCode.CANNOT_DRAW, "the boneyard is empty: pass")
+        if self.continuing and not self._hook_continuation_may_draw():
+            raise IllegalAction(PlayCode.CANNOT_DRAW, "a continuation without a legal placement passes")
+        t = self.boneyard.pop(0)
+        hand.append(t)
+        hand.sort()
+        playable = self.layout.can_place(t)
+        if playable:
+            self.drawn = t  # SN-DRAW-3, HR-DRAW-3: it must be placed at once
+        side = self.config.side_of[seat]
+        out = Outcome(seat, DRAW, tile=t, playable=playable, score=self.scores[side], next_seat=seat)
+        self._check_blocked(out)
+        return self._finish(out)
+
+    def _pass(self, seat: int) -> Outcome:
+        if self.drawn is not None:
+            raise IllegalAction(PlayCode.MUST_PLACE_DRAWN_TILE, f"the drawn tile {self.drawn} must be placed now")
+        if self._can_place_any(self.hands[seat]):
+            raise IllegalAction(PlayCode.MUST_PLACE, f"seat {seat} can place a tile, so may not pass")
+        if self.boneyard and (not self.continuing or self._hook_continuation_may_draw()):
+            raise IllegalAction(PlayCode.CANNOT_PASS, f"the boneyard holds {len(self.boneyard)} tiles: draw")
+        self._next_turn()
+        out = Outcome(seat, PASS, score=self.scores[self.config.side_of[seat]], turn_end=True, next_seat=self.to_act)
+        self._check_blocked(out)
+        return self._finish(out)
+
+    # -- turn, hand and match end -----------------------------------------------------------
+    def _next_turn(self) -> None:
+        self.to_act = (self.to_act + 1) % self.config.players  # seats are numbered clockwise
+        self.continuing, self.banked = False, 0
+
+    def _check_blocked(self, out: Outcome) -> None:
+        """SN-END-2, HR-END-1: the boneyard is empty and nobody can place."""
+        if self.boneyard or self.drawn is not None or not len(self.layout):
+            return
+        if any(self._can_place_any(h) for h in self.hands):
+            return
+        self._end_hand(HandEnd(BLOCKED), out)
+
+    def _end_hand(self, end: HandEnd, out: Outcome) -> None:
+        self.in_hand, self.hand_end = False, end
+        self.next_leader = self._hook_next_leader(end)
+        out.hand_end, out.next_leader = end, self.next_leader
+        out.remaining = [list(h) for h in self.hands]
+        out.turn_end, out.continues, out.next_seat = True, False, None
+        result = self.settlement.settle(self.scores, end, [sum(t.pips for t in h) for h in self.hands])
+        self.scores = list(result.scores)
+        out.settlement = result
+        if result.winners:
+            self._end_match(result.winners, "settlement", out)
+
+    def _end_match(self, winners: list[int], by: str, out: Outcome) -> None:
+        self.in_hand = False
+        self.match_end = MatchEnd(list(winners), by, list(self.scores))
+        out.match_end = self.match_end
+        out.turn_end, out.continues, out.next_seat = True, False, None
+
+    def _finish(self, out: Outcome) -> Outcome:
+        out.scores = list(self.scores)
+        return out
+
+    # -- views ----------------------------------------------------------------------------
+    def tiles_accounted(self) -> list[Tile]:
+        """Every tile in a hand, the layout or the boneyard (all 28 during a dealt hand)."""
+        return sorted([t for h in self.hands for t in h] + self.layout.tiles + self.boneyard)

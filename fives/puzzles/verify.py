@@ -1,0 +1,137 @@
+"""Checking a puzzle: replay through the engine, z3 uniqueness proof, brute-force count, grade."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..layout import IllegalPlacement, Placement
+from ..tiles import Side
+from .brute import DEFAULT_BUDGET, TooLarge, count_solutions, enumerate_answers
+from .grade import difficulty
+from .model import Problem, Puzzle
+from .space import canonical_placements, grants_continuation, is_mirror, matches, points, start
+
+
+class BadPuzzle(Exception):
+    """A puzzle fails a check; the message says which and why."""
+
+
+def replay(problem: Problem, solution: tuple[Placement, ...]) -> tuple[int, ...]:
+    """Place the answer on the puzzle's table with the reference engine; its points per placement.
+
+    Raises BadPuzzle if the answer is illegal, not in canonical (mirror) form, breaks the
+    turn rules, leaves tiles over in a build, or misses the target.
+    """
+    rules = problem.rules
+    try:
+        layout = start(problem)
+    except IllegalPlacement as e:
+        raise BadPuzzle(f"layout placement {e.index}: {e.code}: {e.message}") from None
+    left = set(problem.tiles)
+    pts: list[int] = []
+    raws: list[int] = []
+    for i, p in enumerate(solution):
+        if p.tile not in left:
+            raise BadPuzzle(f"solution placement {i}: {p.tile} is not among the puzzle's tiles (or is placed twice)")
+        if problem.kind == "turn" and i and not grants_continuation(rules, solution[i - 1].tile, raws[-1]):
+            raise BadPuzzle(f"solution placement {i}: the turn ended after {solution[i - 1].tile}")
+        if is_mirror(layout, p):
+            raise BadPuzzle(f"solution placement {i}: {p.side} of {p.to} mirrors the open A side; write the A side")
+        try:
+            raw = layout.push(p)
+        except IllegalPlacement as e:
+            raise BadPuzzle(f"solution placement {i}: {e.code}: {e.message}") from None
+        raws.append(raw)
+        pts.append(points(rules, raw))
+        left.discard(p.tile)
+    if not solution:
+        raise BadPuzzle("the solution is empty")
+    if problem.kind == "single" and len(solution) != 1:
+        raise BadPuzzle(f"a single puzzle's solution is one placement, not {len(solution)}")
+    if problem.kind == "build" and left:
+        raise BadPuzzle(f"the solution leaves {', '.join(map(str, sorted(left)))} unplaced")
+    if (problem.kind == "turn" and left and grants_continuation(rules, solution[-1].tile, raws[-1])
+            and canonical_placements(layout, left)):
+        raise BadPuzzle("the turn is not over: the last placement gives a continuation and a placement is legal")
+    if not matches(problem, tuple(pts)):
+        raise BadPuzzle(f"the solution scores {list(pts)}, not the target {problem.target}")
+    return tuple(pts)
+
+
+def themes(problem: Problem, solution: tuple[Placement, ...], feats: dict[str, int]) -> tuple[str, ...]:
+    """Tags a book or a filter can use, read off the replayed solution."""
+    rules, layout = problem.rules, start(problem)
+    out: set[str] = set()
+    left = set(problem.tiles)
+    for i, p in enumerate(solution):
+        raw = layout.push(p)
+        left.discard(p.tile)
+        if p.side is not None and p.side.is_branch:
+            out.add("branch")
+        if p.to is not None and p.to.is_double and p.side in (Side.LINE_A, Side.LINE_B) \
+                and layout.placed(p.to).lines_occupied():
+            out.add("closes-double")
+        if p.tile.is_double:
+            out.add("opening-double" if p.to is None else "plays-double")
+        if problem.kind == "turn" and i < len(solution) - 1:
+            out.add("double-continuation" if p.tile.is_double and raw == 0 else "scoring-continuation")
+        if problem.kind == "build" and raw == 0:
+            out.add("silent-placement")
+    for c in layout.contributions():
+        if c.side is not None and c.side.is_branch:
+            out.add("spinner-half")  # a Sniff branch side still open counts one half
+        if c.value == 0 and c.tile in problem.tiles:
+            out.add("zero-end")
+    if problem.kind == "turn":
+        last = solution[-1]
+        if not left:
+            out.add("ends-empty-hand")
+        elif grants_continuation(rules, last.tile, layout.raw):
+            out.add("ends-blocked")
+        else:
+            out.add("ends-no-score")
+    if feats.get("greedy_fails"):
+        out.add("greedy-trap")
+    if feats.get("near_misses"):
+        out.add("near-miss")
+    return tuple(sorted(out))
+
+
+@dataclass
+class Report:
+    brute: str  # "agrees" or "too large"
+    brute_nodes: int | None
+
+
+def check(puzzle: Puzzle, budget: int | None = DEFAULT_BUDGET, grade: bool = True) -> Report:
+    """Every check `fives puzzles verify` makes on one puzzle; BadPuzzle on the first failure."""
+    from .z3model import PuzzleModel
+
+    problem = puzzle.problem
+    if puzzle.id != problem.puzzle_id():
+        raise BadPuzzle(f"id {puzzle.id} does not match the content (expected {problem.puzzle_id()})")
+    pts = replay(problem, puzzle.solution)
+    if pts != puzzle.solution_points:
+        raise BadPuzzle(f"solution_points {list(puzzle.solution_points)} but the engine scores {list(pts)}")
+    found = PuzzleModel(problem).solve(limit=2)
+    if len(found) != 1:
+        raise BadPuzzle(f"z3 finds {len(found)} answers" + (", not exactly one" if found else ""))
+    if found[0][0] != puzzle.solution:
+        raise BadPuzzle(f"z3's unique answer {[str(p) for p in found[0][0]]} is not the stated solution")
+    try:
+        counted = count_solutions(problem, budget)
+    except TooLarge:
+        return Report("too large", None)
+    if counted.count != 1:
+        raise BadPuzzle(f"brute force counts {counted.count} answers; z3 proved exactly one")
+    if grade:
+        try:
+            enum = enumerate_answers(problem, budget)
+        except TooLarge:
+            return Report("agrees", counted.nodes)
+        d = difficulty(problem, puzzle.solution, enum)
+        if d != puzzle.difficulty:
+            raise BadPuzzle(f"difficulty is stated as {puzzle.difficulty.to_dict()} but measures {d.to_dict()}")
+        t = themes(problem, puzzle.solution, d.features)
+        if t != puzzle.themes:
+            raise BadPuzzle(f"themes are stated as {list(puzzle.themes)} but the solution shows {list(t)}")
+    return Report("agrees", counted.nodes)

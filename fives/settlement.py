@@ -1,0 +1,197 @@
+"""Hand settlement and the target check: who gains or loses what when a hand ends.
+
+American Sniff deducts each seat's rounded remaining pips from its own side (SN-SETTLE-1..4);
+Horse Race awards the opponents' rounded remaining pips / 5 to the hand's winner(s)
+(HR-SETTLE-1..7). Both then check the target once for the whole settlement (HR-MATCH-2).
+Every choice a misreading could change is one small overridable method (spec/play.md, "Hooks").
+Scores are kept in the game's score unit: raw points for Sniff, displayed points for Horse Race.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .rules import GameRules
+
+GONE_OUT = "gone-out"
+BLOCKED = "blocked"
+
+
+@dataclass(frozen=True)
+class MatchConfig:
+    """Who plays: the number of seats, whether they form partnerships, and the sides.
+
+    A side is what owns a score: seat i in solo play, team i (seats `sides[i]`) in partnerships.
+    """
+
+    players: int
+    partnerships: bool
+    sides: tuple[tuple[int, ...], ...]
+    side_of: tuple[int, ...]  # the side index of every seat
+    hand_size: int
+    target: int  # in the game's score unit (raw for Sniff, displayed for Horse Race)
+
+    def describe_side(self, side: int) -> str:
+        seats = self.sides[side]
+        return f"seat {seats[0]}" if len(seats) == 1 else "team " + "+".join(map(str, seats))
+
+
+class ConfigError(ValueError):
+    """A configuration the game's document does not allow."""
+
+
+def configure(rules: GameRules, players: int, partnerships: bool = False) -> MatchConfig:
+    """The MatchConfig for `players` seats, or ConfigError naming what the game allows."""
+    allowed = ", ".join(f"{n} each for themselves" for n in rules.solo_players)
+    if rules.partnership_players:
+        allowed += ", " + ", ".join(f"{n} in partnerships" for n in rules.partnership_players)
+    ok = players in (rules.partnership_players if partnerships else rules.solo_players)
+    if not isinstance(players, int) or isinstance(players, bool) or not ok:
+        what = f"{players} players" + (" in partnerships" if partnerships else " each for themselves")
+        hint = ""
+        if not partnerships and players in rules.partnership_players:
+            hint = f" ({players} players always form two partnerships: add --partnerships)"
+        raise ConfigError(f"{rules.id} has no game for {what}{hint}; it allows {allowed}")
+    sides = rules.teams if partnerships else tuple((s,) for s in range(players))
+    side_of = [0] * players
+    for i, seats in enumerate(sides):
+        for s in seats:
+            side_of[s] = i
+    return MatchConfig(players, partnerships, tuple(tuple(s) for s in sides), tuple(side_of),
+                       rules.hand_size[players], rules.target_raw[players] // rules.display_divisor)
+
+
+@dataclass(frozen=True)
+class HandEnd:
+    reason: str  # GONE_OUT or BLOCKED
+    seat: int | None = None  # who went out
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"reason": self.reason, "seat": self.seat}
+
+
+@dataclass
+class SettlementResult:
+    """The arithmetic of one settlement, in the shape records and the `settle` kind use."""
+
+    kind: str
+    end: HandEnd
+    pips: list[int]  # remaining pips per seat
+    rounded: list[int] | None  # per seat (Sniff only: seats are rounded separately)
+    totals: list[int]  # remaining pips per side
+    hand_winners: list[int]  # sides that won the hand (Horse Race)
+    awards: list[dict[str, Any]]
+    deductions: list[dict[str, Any]]
+    changes: list[int]  # per side, added to the scores
+    scores_before: list[int]
+    scores: list[int]
+    winners: list[int] = field(default_factory=list)  # sides that won the match here
+
+    def to_dict(self) -> dict[str, Any]:
+        seats: list[dict[str, Any]] = []
+        for s, p in enumerate(self.pips):
+            entry: dict[str, Any] = {"seat": s, "pips": p}
+            if self.rounded is not None:
+                entry["rounded"] = self.rounded[s]
+            seats.append(entry)
+        return {"kind": self.kind, "end": self.end.to_dict(), "seats": seats, "totals": self.totals,
+                "hand_winners": self.hand_winners, "awards": self.awards, "deductions": self.deductions,
+                "changes": self.changes, "scores": self.scores, "winners": self.winners}
+
+
+class Settlement:
+    """The settlement rules of one game and configuration."""
+
+    def __init__(self, rules: GameRules, config: MatchConfig) -> None:
+        self.rules = rules
+        self.config = config
+        self.params = rules.settlement
+
+    # -- hooks: each a rule decision a variant or mutant may read differently -------------
+    def round_remaining(self, pips: int) -> int:
+        """Nearest multiple of 5: remainder 1-2 down, 3-4 up (SN-SETTLE-2, HR-SETTLE-4)."""
+        r = self.params["rounding"]
+        q, rem = divmod(pips, r["multiple"])
+        return (q + (1 if rem >= r["round_up_from_remainder"] else 0)) * r["multiple"]
+
+    def side_deduction(self, seat_pips: list[int]) -> int:
+        """Sniff: what one side loses; partners are rounded separately (SN-SETTLE-3)."""
+        if self.params.get("merge_partners"):
+            return self.round_remaining(sum(seat_pips))
+        return sum(self.round_remaining(p) for p in seat_pips)
+
+    def hand_winners(self, end: HandEnd, totals: list[int]) -> list[int]:
+        """Horse Race: the sides that won the hand (HR-SETTLE-1, HR-SETTLE-2)."""
+        if end.reason == GONE_OUT:
+            assert end.seat is not None
+            return [self.config.side_of[end.seat]]
+        low = min(totals)  # partnerships compare team totals, never a single hand
+        return [side for side, t in enumerate(totals) if t == low]
+
+    def award_seats(self, side: int, end: HandEnd) -> list[int]:
+        """Seats whose pips count for `side`'s award: every seat of the other sides, the other
+        tied winners included; the winner's partner is excluded (HR-SETTLE-5, HR-SETTLE-6)."""
+        if self.params.get("exclude_winner_partner", True):
+            return [s for s in range(self.config.players) if self.config.side_of[s] != side]
+        own = end.seat if end.seat is not None else self.config.sides[side][0]
+        return [s for s in range(self.config.players) if s != own]
+
+    def award_total(self, counted_pips: int, winner_pips: int) -> int:
+        """The pips an award is computed from; the winner's own are not subtracted (HR-SETTLE-3)."""
+        return counted_pips - (winner_pips if self.params.get("subtract_winner_own") else 0)
+
+    def award_points(self, rounded: int, tied: int) -> int:
+        """Displayed points of one award; every tied side gets a full one (HR-SETTLE-6)."""
+        return rounded // self.params["award_divisor"]  # `ties: full-award-each`: never split
+
+    def match_winners(self, scores: list[int]) -> list[int]:
+        """Every side at or past the target after a settlement shares the win (HR-MATCH-2)."""
+        return [side for side, score in enumerate(scores) if score >= self.config.target]
+
+    # -- the settlement ---------------------------------------------------------------------
+    def apply_changes(self, scores: list[int], changes: list[int]) -> tuple[list[int], list[int]]:
+        """Add all of a settlement's changes together, then check the target once."""
+        after = [s + c for s, c in zip(scores, changes)]
+        floor = self.params.get("floor")
+        if floor is not None:
+            after = [max(floor, s) for s in after]
+        return after, self.match_winners(after)
+
+    def settle(self, scores: list[int], end: HandEnd, pips: list[int]) -> SettlementResult:
+        cfg = self.config
+        if len(pips) != cfg.players or len(scores) != len(cfg.sides):
+            raise ValueError(f"need {cfg.players} seats' pips and {len(cfg.sides)} scores")
+        if end.reason == GONE_OUT:
+            if end.seat is None or not 0 <= end.seat < cfg.players:
+                raise ValueError(f"the seat that went out must be 0..{cfg.players - 1}, got {end.seat}")
+            if pips[end.seat]:
+                raise ValueError(f"seat {end.seat} went out, so it holds no tiles, but has {pips[end.seat]} pips")
+        elif end.reason != BLOCKED:
+            raise ValueError(f"a hand ends {GONE_OUT!r} or {BLOCKED!r}, not {end.reason!r}")
+        totals = [sum(pips[s] for s in seats) for seats in cfg.sides]
+        changes = [0] * len(cfg.sides)
+        awards: list[dict[str, Any]] = []
+        deductions: list[dict[str, Any]] = []
+        winners_of_hand: list[int] = []
+        rounded: list[int] | None = None
+        kind = self.params["kind"]
+        if kind == "deduct-per-seat":
+            rounded = [self.round_remaining(p) for p in pips]
+            for side, seats in enumerate(cfg.sides):
+                points = self.side_deduction([pips[s] for s in seats])
+                deductions.append({"side": side, "seats": list(seats), "points": points})
+                changes[side] -= points  # nobody gains from others' hands (SN-SETTLE-4)
+        elif kind == "award-to-winner":
+            winners_of_hand = self.hand_winners(end, totals)
+            for side in winners_of_hand:
+                seats = self.award_seats(side, end)
+                total = self.award_total(sum(pips[s] for s in seats), totals[side])
+                r = self.round_remaining(total)
+                points = self.award_points(r, len(winners_of_hand))
+                awards.append({"side": side, "from_seats": seats, "pips": total, "rounded": r, "points": points})
+                changes[side] += points
+        else:
+            raise ValueError(f"unknown settlement kind {kind!r}")
+        after, winners = self.apply_changes(scores, changes)
+        return SettlementResult(kind, end, list(pips), rounded, totals, winners_of_hand, awards, deductions,
+                                changes, list(scores), after, winners)

@@ -1,0 +1,29 @@
+"""Shared test helpers: random legal layouts built from a seed."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from fives.layout import Layout
+from fives.rules import load_rules
+from fives.tiles import ALL_TILES
+
+GAMES = ("american-sniff", "horse-race")
+
+
+def random_layout(game: str, rng: random.Random, size: int | None = None) -> Layout:
+    """Random legal play from the full set until `size` tiles or no placement is left."""
+    layout = Layout(load_rules(game))
+    target = size if size is not None else rng.randint(1, 28)
+    while len(layout) < target:
+        moves = layout.legal_placements(ALL_TILES)
+        if not moves:
+            break
+        layout.push(rng.choice(moves))
+    return layout
+
+
+@pytest.fixture(params=GAMES)
+def game(request: pytest.FixtureRequest) -> str:
+    return request.param

@@ -1,0 +1,58 @@
+"""Every fixture against the reference engine, and the seed fixtures against the seed text."""
+from __future__ import annotations
+
+import pytest
+
+from fives.fixtures import lint, load_cases
+from fives.kinds import load_kinds
+from fives.layout import IllegalCode
+from fives.paths import FIXTURES, SEEDS
+from fives.rules import load_rules
+from fives.seed_examples import extract
+
+KINDS = load_kinds()
+CASES = load_cases()
+
+
+def test_lint_passes_and_ids_unique():
+    count, problems = lint()
+    assert problems == []
+    assert count == len(CASES) == len({c.id for c in CASES})
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+def test_case_passes_on_reference_engine(case):
+    kind = KINDS[case.kind]
+    assert kind.compare(case.expect, kind.run(load_rules(case.game), case.input, {})) == []
+
+
+@pytest.mark.parametrize("seed,game", [("000_751b9fb83a3774b3.txt", "american-sniff"),
+                                       ("001_4a8ab5b829773601.txt", "horse-race")])
+def test_every_seed_figure_is_a_fixture_saying_what_the_seed_says(seed, game):
+    figures = extract(SEEDS / seed)
+    assert len(figures) == 11  # the seed's figures: [4|4] [3|4] [2|2] [1|2] [1|5] [0|5] [1|3] [1|4] [1|1] [6|6] [0|0]
+    by_id = {c.id: c for c in CASES}
+    prefix = "SN" if game == "american-sniff" else "HR"
+    for fig in figures:
+        case = by_id[f"{prefix}-FIG-{fig.placed[1]}-{fig.placed[3]}"]
+        assert case.source == {"seed": seed, "heading": fig.heading, "quote": fig.quote}
+        assert case.expect == fig.expect, case.id
+        assert case.input["placements"] == fig.placements, case.id
+
+
+def test_seed_figure_placed_tiles():
+    placed = [f.placed for f in extract(SEEDS / "000_751b9fb83a3774b3.txt")]
+    assert placed == ["[4|4]", "[3|4]", "[2|2]", "[1|2]", "[1|5]", "[0|5]", "[1|3]", "[1|4]", "[1|1]", "[6|6]", "[0|0]"]
+
+
+@pytest.mark.parametrize("game", ["american-sniff", "horse-race"])
+def test_every_illegality_reason_has_a_fixture(game):
+    codes = {c.expect["error"]["code"] for c in CASES if c.game == game and "error" in c.expect}
+    expected = {c.value for c in IllegalCode} - {"tile-not-in-hand"}  # tile-not-in-hand needs a hand: play fixtures
+    if game == "horse-race":
+        expected -= {"branch-of-non-spinner"}  # every Horse Race double spins
+    assert expected <= codes
+
+
+def test_fixture_files_exist():
+    assert (FIXTURES / "seed").is_dir() and (FIXTURES / "illegal").is_dir()
