@@ -101,15 +101,54 @@ class RecordError(Exception):
         self.line, self.code, self.message = line, code, message
 
 
+EVENT_TYPES = ("hand", PLACE, DRAW, PASS, "hand-end", "settle", "match-end")
+
+
+def _inline(node: Any, defs: dict[str, Any]) -> Any:
+    """The schema with every local `$ref` replaced by its target (validation skips the lookups)."""
+    if isinstance(node, dict):
+        if "$ref" in node:
+            target = _inline(defs[node["$ref"].rsplit("/", 1)[1]], defs)
+            rest = {k: _inline(v, defs) for k, v in node.items() if k != "$ref"}
+            return {"allOf": [target, rest]} if rest else target
+        return {k: _inline(v, defs) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_inline(v, defs) for v in node]
+    return node
+
+
 @lru_cache(maxsize=1)
-def _validators() -> dict[str, jsonschema.protocols.Validator]:
-    """One validator per event type (a dispatch on `event` is much faster than the root oneOf)."""
+def _validators() -> dict[str, tuple[Any, Any]]:
+    """Per line type: (jsonschema validator, fast checker or None).
+
+    Dispatching on `event` to the matching `$defs` entry gives the same verdict as the
+    schema's root and is much faster. If the optional `fastjsonschema` package is installed
+    it decides validity (the schema uses only keywords it shares with draft 2020-12);
+    jsonschema always writes the error message, so messages never depend on it.
+    """
     schema = json.loads((paths.SPEC_SCHEMAS / "record.schema.json").read_text(encoding="utf-8"))
     cls = jsonschema.validators.validator_for(schema)
-    out = {"header": cls({"$ref": "#/$defs/header", "$defs": schema["$defs"]})}
-    for name in ("hand", PLACE, DRAW, PASS, "hand-end", "settle", "match-end"):
-        out[name] = cls({"$ref": f"#/$defs/{name}", "$defs": schema["$defs"]})
+    try:
+        import fastjsonschema  # type: ignore[import-not-found]
+    except ImportError:
+        fastjsonschema = None
+    out = {}
+    for name in ("header",) + EVENT_TYPES:
+        sub = _inline(schema["$defs"][name], schema["$defs"])
+        fast = fastjsonschema.compile(sub) if fastjsonschema is not None else None
+        out[name] = (cls(sub), fast)
     return out
+
+
+def _valid(pair: tuple[Any, Any], obj: Any) -> bool:
+    validator, fast = pair
+    if fast is None:
+        return bool(validator.is_valid(obj))
+    try:
+        fast(obj)
+        return True
+    except Exception:  # fastjsonschema.JsonSchemaException
+        return False
 
 
 def parse_line(text: str, lineno: int, first: bool) -> dict[str, Any]:
@@ -119,14 +158,14 @@ def parse_line(text: str, lineno: int, first: bool) -> dict[str, Any]:
         raise RecordError(lineno, "malformed-line", f"not JSON: {e.msg} at column {e.colno}") from None
     v = _validators()
     if first:
-        validator = v["header"]
-    elif isinstance(obj, dict) and obj.get("event") in v and obj.get("event") != "header":
-        validator = v[obj["event"]]
+        pair = v["header"]
+    elif isinstance(obj, dict) and obj.get("event") in EVENT_TYPES:
+        pair = v[obj["event"]]
     else:
-        names = ", ".join(k for k in v if k != "header")
-        raise RecordError(lineno, "schema-violation", f"each line after the header is an object whose \"event\" is one of {names}")
-    err = next(iter(sorted(validator.iter_errors(obj), key=lambda e: list(e.absolute_path))), None)
-    if err is not None:
+        raise RecordError(lineno, "schema-violation",
+                          f"each line after the header is an object whose \"event\" is one of {', '.join(EVENT_TYPES)}")
+    if not _valid(pair, obj):
+        err = min(pair[0].iter_errors(obj), key=lambda e: (len(e.absolute_path), list(map(str, e.absolute_path))))
         where = "/".join(str(p) for p in err.absolute_path) or "(line)"
         raise RecordError(lineno, "schema-violation", f"{where}: {err.message}")
     return obj

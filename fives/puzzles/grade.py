@@ -13,10 +13,11 @@ from .model import Difficulty, Problem
 from .space import canonical_placements, grants_continuation, points, start
 
 LABELS = {1: "easy", 2: "moderate", 3: "tricky", 4: "hard", 5: "fiendish"}
-#: Grade g is given when the score reaches THRESHOLDS[g - 2] (grade 1 below the first).
-THRESHOLDS = (3.0, 4.5, 6.0, 7.5)
-WEIGHTS = {"placements": 1.0, "candidates": 1.0, "greedy_fails": 2.0, "near_misses": 0.5, "effort": 0.5}
-NEAR_MISS_CAP = 6
+#: Per kind, grade g is given when the score reaches THRESHOLDS[kind][g - 2] (grade 1 below
+#: the first): the quintiles of the scores of generated puzzles of that kind (spec/puzzles.md).
+THRESHOLDS = {"single": (3.0, 4.5, 6.0, 7.5), "turn": (3.0, 4.5, 6.0, 7.5), "build": (3.0, 4.5, 6.0, 7.5)}
+WEIGHTS = {"placements": 0.5, "candidates": 1.0, "greedy_fails": 1.5, "near_misses": 0.25, "effort": 0.5}
+NEAR_MISS_CAP = 8
 
 
 def near_step(problem: Problem) -> int:
@@ -79,11 +80,20 @@ def greedy(problem: Problem) -> tuple[Placement, ...] | None:
     return tuple(seq)
 
 
+def candidates(problem: Problem, solution: tuple[Placement, ...]) -> int:
+    """The most distinct legal placements the solver faces at any step of the solution."""
+    layout, left, most = start(problem), set(problem.tiles), 0
+    for p in solution:
+        most = max(most, len(canonical_placements(layout, left)))
+        layout.push(p)
+        left.discard(p.tile)
+    return most
+
+
 def features(problem: Problem, solution: tuple[Placement, ...], enum: Enumeration) -> dict[str, int]:
-    layout = start(problem)
     return {
         "placements": len(solution),
-        "candidates": len(canonical_placements(layout, problem.tiles)),
+        "candidates": candidates(problem, solution),
         "answers": enum.answers,
         "greedy_fails": int(greedy(problem) != solution),
         "near_misses": near_misses(problem, enum),
@@ -92,21 +102,21 @@ def features(problem: Problem, solution: tuple[Placement, ...], enum: Enumeratio
 
 
 def score(f: dict[str, int]) -> float:
-    """The documented formula; every term grows with difficulty."""
+    """The documented formula (spec/puzzles.md); every term grows with difficulty."""
     s = (WEIGHTS["placements"] * (f["placements"] - 1)
          + WEIGHTS["candidates"] * math.log2(max(1, f["candidates"]))
          + WEIGHTS["greedy_fails"] * f["greedy_fails"]
          + WEIGHTS["near_misses"] * min(f["near_misses"], NEAR_MISS_CAP)
-         + WEIGHTS["effort"] * math.log10(max(1, f["effort"])))
+         + WEIGHTS["effort"] * math.log2(max(1, f["effort"])))
     return round(s, 2)
 
 
-def grade_of(s: float) -> int:
-    return 1 + sum(1 for t in THRESHOLDS if s >= t)
+def grade_of(kind: str, s: float) -> int:
+    return 1 + sum(1 for t in THRESHOLDS[kind] if s >= t)
 
 
 def difficulty(problem: Problem, solution: tuple[Placement, ...], enum: Enumeration) -> Difficulty:
     f = features(problem, solution, enum)
     s = score(f)
-    g = grade_of(s)
+    g = grade_of(problem.kind, s)
     return Difficulty(g, LABELS[g], s, f)
