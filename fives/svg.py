@@ -22,6 +22,7 @@ COUNTED_FILL = "#1d3557"
 OPEN_STROKE = "#1d3557"
 SPINNER_ORANGE = "#f28c28"
 TILE_FILL = "#fffdf5"
+NEW_FILL = "#fff1b8"  # tiles a puzzle's solution placed
 INK = "#222222"
 FONT = "font-family=\"DejaVu Sans, Arial, Helvetica, sans-serif\""
 
@@ -98,13 +99,22 @@ class _Canvas:
                 (b.x1 - b.x0) * PX - 2 * inset, (b.y1 - b.y0) * PX - 2 * inset)
 
 
-def _tile_svg(cv: _Canvas, arr: Arrangement, t: Tile, order: int) -> list[str]:
+def _tile_svg(cv: _Canvas, arr: Arrangement, t: Tile, order: int, new: bool = False) -> list[str]:
     g = arr.tiles[t]
     x, y, w, h = cv.box(g.box, 3)
-    out = [f'<g class="tile" data-tile="{_attr_tile(t)}" data-order="{order}">',
+    flag = ' data-new="true"' if new else ""
+    out = [f'<g class="tile" data-tile="{_attr_tile(t)}" data-order="{order}"{flag}>',
            f'<rect class="tile-body" x="{_n(x)}" y="{_n(y)}" width="{_n(w)}" height="{_n(h)}" rx="4" '
-           f'fill="{TILE_FILL}" stroke="{INK}" stroke-width="1.5"/>']
-    (a, va), (b, vb) = g.halves
+           f'fill="{NEW_FILL if new else TILE_FILL}" stroke="{INK}" stroke-width="1.5"/>']
+    out.extend(_face(cv, g.halves, g.box.width > g.box.height))
+    out.append("</g>")
+    return out
+
+
+def _face(cv: "_Canvas", halves: tuple[tuple[Box, int], tuple[Box, int]], horizontal: bool) -> list[str]:
+    """The divider and the pips of a tile whose two squares are `halves`."""
+    out: list[str] = []
+    (a, va), (b, vb) = halves
     # the divider is the edge the two halves share
     if a.x1 == b.x0 or b.x1 == a.x0:
         xm = cv.x(a.x1 if a.x1 == b.x0 else a.x0)
@@ -114,13 +124,11 @@ def _tile_svg(cv: _Canvas, arr: Arrangement, t: Tile, order: int) -> list[str]:
         ym = cv.y(a.y1 if a.y1 == b.y0 else a.y0)
         x0, x1 = cv.x(max(a.x0, b.x0)), cv.x(min(a.x1, b.x1))
         out.append(f'<line x1="{_n(x0 + 6)}" y1="{_n(ym)}" x2="{_n(x1 - 6)}" y2="{_n(ym)}" stroke="{INK}" stroke-width="1.2"/>')
-    horizontal = g.box.width > g.box.height
-    for half, v in g.halves:
+    for half, v in halves:
         cx, cy = cv.x((half.x0 + half.x1) / 2), cv.y((half.y0 + half.y1) / 2)
         for i, j in PIPS[v]:
             dx, dy = (i, j) if horizontal else (j, i)
             out.append(f'<circle class="pip" cx="{_n(cx + 7.5 * dx)}" cy="{_n(cy + 7.5 * dy)}" r="2.6" fill="{INK}"/>')
-    out.append("</g>")
     return out
 
 
@@ -174,8 +182,15 @@ def _legend(x: float, y: float, text: str) -> list[str]:
     ]
 
 
+def legend_svg(text: str = "Marks in the diagrams") -> str:
+    """The legend alone, as its own small SVG (a book shows it once, on its cover)."""
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" class="fives-legend" width="{LEGEND_W + 20}" '
+            f'height="{LEGEND_H}" viewBox="0 0 {LEGEND_W + 20} {LEGEND_H}" role="img"><title>Legend</title>'
+            + "".join(_legend(4, 2, text)) + "</svg>")
+
+
 def render_layout(layout: Layout, *, legend: bool = True, title: str | None = None,
-                  page: tuple[int, int] = DEFAULT_PAGE) -> str:
+                  page: tuple[int, int] = DEFAULT_PAGE, new: frozenset[Tile] = frozenset()) -> str:
     """The SVG document for `layout` (an empty layout gives an empty picture with its legend)."""
     marks = layout_marks(layout)
     marked: dict[Tile, set[Side]] = {}
@@ -200,7 +215,7 @@ def render_layout(layout: Layout, *, legend: bool = True, title: str | None = No
            f'<rect class="page" x="0" y="0" width="{_n(width)}" height="{_n(height)}" fill="#ffffff"/>']
     tiles_part: list[str] = []
     for order, t in enumerate(layout.tiles):
-        tiles_part.extend(_tile_svg(cv, arr, t, order))
+        tiles_part.extend(_tile_svg(cv, arr, t, order, t in new))
     out.append('<g class="tiles">')
     out.extend(tiles_part)
     out.append("</g>")
@@ -215,5 +230,27 @@ def render_layout(layout: Layout, *, legend: bool = True, title: str | None = No
     out.append("</g>")
     if legend:
         out.extend(_legend(MARGIN, legend_y, summary(layout)))
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def render_hand(tiles: list[Tile], label: str = "hand") -> str:
+    """Tiles standing side by side, low half on top (a hand, or the tiles of a build puzzle)."""
+    step = SHORT + 1  # a tile's width plus a gap, in units
+    content = Box(0, 0, max(1, len(tiles)) * step - 1, 2 * SHORT)
+    cv = _Canvas(content)
+    width, height = content.width * PX + 2 * MARGIN, content.height * PX + 2 * MARGIN
+    names = ", ".join(map(str, tiles)) or "no tiles"
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="fives-hand" width="{_n(width)}" height="{_n(height)}" '
+           f'viewBox="0 0 {_n(width)} {_n(height)}" role="img">', f"<title>{escape(label)}: {escape(names)}</title>"]
+    for i, t in enumerate(tiles):
+        top = Box(i * step, 0, i * step + SHORT, SHORT)
+        bottom = Box(i * step, SHORT, i * step + SHORT, 2 * SHORT)
+        x, y, w, h = cv.box(top.union(bottom), 3)
+        out.append(f'<g class="hand-tile" data-tile="{_attr_tile(t)}">'
+                   f'<rect class="tile-body" x="{_n(x)}" y="{_n(y)}" width="{_n(w)}" height="{_n(h)}" rx="4" '
+                   f'fill="{TILE_FILL}" stroke="{INK}" stroke-width="1.5"/>')
+        out.extend(_face(cv, ((top, t.low), (bottom, t.high)), False))
+        out.append("</g>")
     out.append("</svg>")
     return "\n".join(out) + "\n"

@@ -214,6 +214,40 @@ def illegal_cases(game: str) -> list[dict]:
     return cases
 
 
+def setup_cases(game: str) -> list[dict]:
+    p = PREFIX[game]
+    sn = game == "american-sniff"
+    target = {2: 250, 3: 200, 4: 200} if sn else {2: 305, 3: 305, 4: 305}
+    display = target if sn else {n: 61 for n in target}
+    deal = {2: (7, 14), 3: (6, 10), 4: (5, 8)}
+    clauses = [f"{p}-PLAYERS-1", f"{p}-DEAL-1", f"{p}-TARGET-1" if sn else f"{p}-POINTS-1"]
+    src = clause_source(f"{p}-DEAL-1")
+    rows = [(2, False), (3, False), (4, True)] + ([] if sn else [(4, False)])
+    cases = []
+    for n, partners in rows:
+        hand, bone = deal[n]
+        teams = [[0, 2], [1, 3]] if partners else [[s] for s in range(n)]
+        cases.append({"id": f"{p}-SETUP-{n}{'P' if partners else ''}", "kind": "setup", "game": game,
+                      "clauses": clauses, "source": src,
+                      "description": f"{n} players{' in two partnerships (partners opposite)' if partners else ', each for themselves'}.",
+                      "input": {"players": n, "partnerships": partners},
+                      "expect": {"valid": True, "hand_size": hand, "boneyard": bone, "teams": teams,
+                                 "target_raw": target[n], "target_display": display[n]}})
+    invalid = [(5, False), (2, True), (3, True)] + ([(4, False)] if sn else [])
+    for n, partners in invalid:
+        cases.append({"id": f"{p}-SETUP-INVALID-{n}{'P' if partners else ''}", "kind": "setup", "game": game,
+                      "clauses": [f"{p}-PLAYERS-1"], "source": clause_source(f"{p}-PLAYERS-1"),
+                      "description": f"{n} players{' in partnerships' if partners else ' each for themselves'} is not a configuration of this game.",
+                      "input": {"players": n, "partnerships": partners}, "expect": {"valid": False}})
+    lead = [("FIRST", None, "lot", f"{p}-LEAD-1"), ("AFTER-OUT", {"ended": "gone-out", "last_tile_seat": 2}, 2, f"{p}-LEAD-3"),
+            ("AFTER-BLOCKED", {"ended": "blocked"}, "lot", f"{p}-LEAD-3")]
+    for name, prev, leader, clause in lead:
+        cases.append({"id": f"{p}-LEAD-{name}", "kind": "next-leader", "game": game, "clauses": [clause],
+                      "source": clause_source(clause), "description": f"Leader of the {'first hand' if prev is None else 'next hand'}.",
+                      "input": {"players": 3, "previous": prev}, "expect": {"leader": leader}})
+    return cases
+
+
 def dump(path: Path, title: str, cases: list[dict]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     text = yaml.safe_dump({"format": "fives-fixtures/1", "title": title, "cases": cases},
@@ -230,6 +264,7 @@ def main() -> None:
              figure_cases(game))
         dump(out / "seed" / f"{game}-examples.yaml", f"{game}: the seed's worked sums in prose, and contrasts",
              [c for c in prose if c["game"] == game])
+        dump(out / "setup" / f"{game}.yaml", f"{game}: configurations, deals, targets and leaders", setup_cases(game))
         dump(out / "illegal" / f"{game}.yaml", f"{game}: one case per illegal-placement reason", illegal_cases(game))
 
 

@@ -134,5 +134,34 @@ def lint_cmd(roots: tuple[Path, ...]) -> None:
         sys.exit(EXIT_BAD_INPUT)
 
 
+@conformance.command("coverage")
+@click.option("--fixtures", "roots", multiple=True, type=click.Path(path_type=Path),
+              help="Fixture file or folder (repeatable). Default: conformance/fixtures and conformance/golden.")
+@click.option("--json", "as_json", is_flag=True, help="Print the table as JSON.")
+@click.option("--ids", "show_ids", type=int, default=4, show_default=True, help="Case IDs shown per clause.")
+def coverage_cmd(roots: tuple[Path, ...], as_json: bool, show_ids: int) -> None:
+    """List every clause of spec/rules.md with the fixtures that exercise it (seed-cited,
+    then derived: hand-written and golden). Exit 1 if any clause has none."""
+    import json
+
+    from ..coverage import coverage
+    table = coverage(load_cases(roots or None))
+    empty = [row.clause.id for row in table if row.total == 0]
+    if as_json:
+        click.echo(json.dumps([{"clause": r.clause.id, "title": r.clause.title, "seed": list(r.seed_cases),
+                                "derived": list(r.derived_cases)} for r in table], indent=1))
+    else:
+        for r in table:
+            sample = ", ".join((r.seed_cases + r.derived_cases)[:show_ids])
+            more = f" +{r.total - show_ids}" if r.total > show_ids else ""
+            mark = "  " if r.total else "!!"
+            click.echo(f"{mark} {r.clause.id:<14} seed {len(r.seed_cases):4d}  derived {len(r.derived_cases):6d}  "
+                       f"{r.clause.title[:40]:<40}  {sample}{more}")
+        click.echo(f"{len(table)} clauses, {len(table) - len(empty)} covered, {len(empty)} without a fixture"
+                   + (f": {', '.join(empty)}" if empty else ""))
+    if empty:
+        sys.exit(EXIT_FAILURES)
+
+
 def register(main: click.Group) -> None:
     main.add_command(conformance)

@@ -15,7 +15,7 @@ from .space import canonical_placements, grants_continuation, points, start
 LABELS = {1: "easy", 2: "moderate", 3: "tricky", 4: "hard", 5: "fiendish"}
 #: Per kind, grade g is given when the score reaches THRESHOLDS[kind][g - 2] (grade 1 below
 #: the first): the quintiles of the scores of generated puzzles of that kind (spec/puzzles.md).
-THRESHOLDS = {"single": (3.0, 4.5, 6.0, 7.5), "turn": (3.0, 4.5, 6.0, 7.5), "build": (3.0, 4.5, 6.0, 7.5)}
+THRESHOLDS = {"single": (1.5, 2.5, 3.5, 4.5), "turn": (2.5, 3.5, 4.75, 6.5), "build": (5.5, 7.25, 8.75, 10.25)}
 WEIGHTS = {"placements": 0.5, "candidates": 1.0, "greedy_fails": 1.5, "near_misses": 0.25, "effort": 0.5}
 NEAR_MISS_CAP = 8
 
