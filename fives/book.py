@@ -15,8 +15,8 @@ from .errors import UserError
 from .evaluate import build_layout
 from .layout import IllegalPlacement, Layout, Placement
 from .rules import GameRules, load_rules
-from .tiles import Tile
 from .svg import legend_svg, render_hand, render_layout
+from .tiles import Tile
 
 SIDE_WORDS = {"low": "low end", "high": "high end", "line-a": "line A", "line-b": "line B",
               "branch-a": "branch A", "branch-b": "branch B"}

@@ -203,3 +203,43 @@ def board_svg(rules: GameRules, sides: list[SideScores], target: int) -> str:
                f'before the last change; the last hole is the target {target}.</text>')
     out.append("</svg>")
     return "\n".join(out) + "\n"
+
+
+# -- from a game record -----------------------------------------------------------------
+def histories_from_record(path: str) -> tuple[GameRules, int, list[SideScores]]:
+    """(rules, target, each side's score history) of a game record, after replaying it.
+
+    A side's history is every total it reached: the placing side's `score` on each
+    `place` line and every side's `scores` on each `settle` line.
+    """
+    import json
+
+    from .io import read_text
+    from .record import RecordError, replay
+    from .rules import load_rules
+    from .settlement import configure
+
+    text, name = read_text(path)
+    lines = text.splitlines()
+    try:
+        replay(lines)
+    except RecordError as e:
+        raise UserError(f"{name}:{e.line}: {e.code}: {e.message}") from None
+    header = json.loads(lines[0])
+    rules = load_rules(header["game"])
+    config = configure(rules, header["players"], header["partnerships"])
+    totals: list[list[int]] = [[0] for _ in config.sides]
+
+    def reach(side: int, score: int) -> None:
+        if totals[side][-1] != score:
+            totals[side].append(score)
+
+    for line in lines[1:]:
+        ev = json.loads(line)
+        if ev["event"] == "place":
+            reach(config.side_of[ev["seat"]], ev["score"])
+        elif ev["event"] == "settle":
+            for side, score in enumerate(ev["scores"]):
+                reach(side, score)
+    sides = [SideScores(config.describe_side(i).capitalize(), tuple(t)) for i, t in enumerate(totals)]
+    return rules, config.target, sides

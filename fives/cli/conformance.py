@@ -163,5 +163,61 @@ def coverage_cmd(roots: tuple[Path, ...], as_json: bool, show_ids: int) -> None:
         sys.exit(EXIT_FAILURES)
 
 
+@conformance.command("mutants")
+@click.option("--list", "list_only", is_flag=True, help="List the mutants and their misreadings, run nothing.")
+@click.option("--mutant", "names", multiple=True, help="Only this mutant (repeatable).")
+@click.option("--fixtures", "roots", multiple=True, type=click.Path(path_type=Path),
+              help="Fixture file or folder (repeatable). Default: conformance/fixtures and conformance/golden.")
+@click.option("--in-process", is_flag=True, help="Run mutants in process instead of through `fives serve --mutant` (faster).")
+@click.option("--jobs", type=int, default=2, show_default=True, help="Mutants run at once.")
+@click.option("--timeout", type=float, default=20.0, show_default=True, help="Seconds per case.")
+@click.option("--json", "as_json", is_flag=True, help="Print the kill matrix as JSON.")
+@click.option("--show", type=int, default=5, show_default=True, help="Killing fixtures shown per mutant.")
+def mutants_cmd(list_only: bool, names: tuple[str, ...], roots: tuple[Path, ...], in_process: bool, jobs: int,
+                timeout: float, as_json: bool, show: int) -> None:
+    """Run the whole suite against every mutant engine (each with one classic misreading)
+    through the protocol, and print the kill matrix: which fixtures kill which mutant and
+    the rule clauses those fixtures test. Exit 0 only if every mutant is killed."""
+    import json
+    from concurrent.futures import ThreadPoolExecutor
+
+    from ..mutants import all_mutants, run_mutant
+    mutants = all_mutants()
+    known = {m.name for m in mutants}
+    for n in names:
+        if n not in known:
+            raise UserError(f"unknown mutant {n!r}: one of {', '.join(sorted(known))}")
+    mutants = [m for m in mutants if not names or m.name in names]
+    if list_only:
+        for m in mutants:
+            click.echo(f"{m.name:<36} {m.clause:<12} {m.misreading}")
+        return
+    cases = load_cases(roots or None)
+    with Progress(len(mutants), "mutants") as bar, ThreadPoolExecutor(max(1, jobs)) as pool:
+        futures = [pool.submit(run_mutant, m, cases, not in_process, timeout) for m in mutants]
+        results = []
+        for f in futures:
+            results.append(f.result())
+            bar.advance(note=results[-1].mutant.name)
+    if as_json:
+        click.echo(json.dumps([{"mutant": r.mutant.name, "misreading": r.mutant.misreading, "clause": r.mutant.clause,
+                                "killed": r.killed, "cases": r.ran,
+                                "killers": [{"id": k.case.id, "clauses": list(k.case.clauses), "status": k.status}
+                                            for k in r.killers]} for r in results], indent=1))
+    else:
+        for r in results:
+            status = f"KILLED by {len(r.killers):4d}" if r.killed else "SURVIVED      "
+            click.echo(f"{status}  {r.mutant.name:<34} ({r.mutant.clause}) {r.mutant.misreading}")
+            for k in r.killers[:show]:
+                click.echo(f"      {k.case.id:<34} {k.status:<7} clauses {', '.join(k.case.clauses)}")
+            if len(r.killers) > show:
+                click.echo(f"      ... {len(r.killers) - show} more")
+    survivors = [r.mutant.name for r in results if not r.killed]
+    click.echo(f"{len(results)} mutants, {len(results) - len(survivors)} killed, {len(survivors)} survived"
+               + (f": {', '.join(survivors)}" if survivors else ""), err=as_json)
+    if survivors:
+        sys.exit(EXIT_FAILURES)
+
+
 def register(main: click.Group) -> None:
     main.add_command(conformance)

@@ -1,0 +1,209 @@
+"""`fives render`, `fives book` and `fives score-svg`: pictures of layouts, puzzle books and scores."""
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from ..errors import UserError
+from ..rules import game_ids, load_rules
+
+PAGE = re.compile(r"^(\d+)x(\d+)$")
+
+
+def write_output(text: str, out: str) -> None:
+    """Write to OUT (`-`: standard output); a missing folder or unwritable file is a UserError."""
+    if out == "-":
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return
+    try:
+        Path(out).write_text(text, encoding="utf-8")
+    except FileNotFoundError:
+        raise UserError(f"{out}: cannot write: its folder does not exist") from None
+    except IsADirectoryError:
+        raise UserError(f"{out}: is a directory") from None
+    except OSError as e:
+        raise UserError(f"{out}: cannot write ({e.strerror})") from None
+
+
+def _page(text: str | None) -> tuple[int, int]:
+    from ..geometry import DEFAULT_PAGE, SHORT
+
+    if text is None:
+        return DEFAULT_PAGE
+    m = PAGE.match(text.strip())
+    if not m or int(m[1]) < 4 or int(m[2]) < 4:
+        raise UserError(f"--page {text!r}: write WIDTHxHEIGHT in squares (half a tile), each at least 4, e.g. 32x22")
+    return (int(m[1]) * SHORT, int(m[2]) * SHORT)
+
+
+def find_fixture(case_id: str) -> tuple[str, list[Any], str]:
+    """(game, placements, where) of the fixture case `case_id` under conformance/fixtures/."""
+    from .. import paths
+    from ..fixtures import fixture_files
+    from ..io import load_data
+
+    for f in fixture_files([paths.FIXTURES]) if paths.FIXTURES.is_dir() else []:
+        data, name = load_data(f)
+        for case in (data.get("cases") or []) if isinstance(data, dict) else []:
+            if isinstance(case, dict) and case.get("id") == case_id:
+                placements = (case.get("input") or {}).get("placements")
+                if not isinstance(placements, list):
+                    raise UserError(f"{name}: case {case_id}: its input has no placements to draw")
+                return str(case.get("game")), placements, f"{name}: case {case_id}"
+    raise UserError(f"no fixture case {case_id!r} under {paths.FIXTURES}")
+
+
+def find_puzzle(ref: str, solution: bool) -> tuple[str, list[Any], list[Any], str]:
+    """(game, placements, placements the solution adds, where) of `FILE#ID`."""
+    from ..puzzles.model import load_problems
+
+    if "#" not in ref:
+        raise UserError(f"--puzzle {ref!r}: write FILE#ID, e.g. puzzles/book-sample.yaml#AS-S-a3e2612f69")
+    path, pid = ref.rsplit("#", 1)
+    problems, name = load_problems(path)
+    for label, problem, record in problems:
+        if record.get("id") == pid:
+            new: list[Any] = []
+            if solution:
+                if "solution" not in record:
+                    raise UserError(f"{name}: {label}: has no solution to draw")
+                new = list(record["solution"])
+            return problem.game, [p.to_dict() for p in problem.layout], new, f"{name}: {label}"
+    raise UserError(f"{name}: no puzzle with id {pid!r}")
+
+
+@click.command("render")
+@click.argument("file", required=False, type=click.Path(allow_dash=True, dir_okay=False))
+@click.option("--game", help=f"Game id: {', '.join(game_ids())} (taken from the case with --fixture/--puzzle).")
+@click.option("--fixture", "fixture_id", metavar="ID", help="Draw the layout of this conformance fixture case.")
+@click.option("--puzzle", "puzzle_ref", metavar="FILE#ID", help="Draw the table of puzzle ID in a puzzle set.")
+@click.option("--solution", is_flag=True, help="With --puzzle: draw the table after the answer (its tiles highlighted).")
+@click.option("--out", "out", default="-", show_default=True, metavar="OUT.svg", help="Where to write the SVG (- for stdout).")
+@click.option("--page", "page", metavar="WxH", help="Page size in squares (half a tile); arms bend to stay on it. Default 32x22.")
+@click.option("--no-legend", is_flag=True, help="Leave out the legend and the sum line.")
+def render_cmd(file: str | None, game: str | None, fixture_id: str | None, puzzle_ref: str | None,
+               solution: bool, out: str, page: str | None, no_legend: bool) -> None:
+    """Draw a layout as SVG: tiles with pips, doubles crosswise, spinner branches at right
+    angles, arms bending to stay on the page, and the documents' marks: a filled number for
+    each counted contribution, a hollow dot for each legal position that does not count, an
+    orange frame for each spinner double.
+
+    The layout is FILE (a placements list as for `fives evaluate`, `-` for stdin), a fixture
+    case (--fixture ID) or a puzzle's table (--puzzle FILE#ID). Same input, same bytes.
+    Exit 2 for bad input.
+    """
+    from ..evaluate import build_layout
+    from ..io import load_data
+    from ..layout import IllegalPlacement
+    from ..svg import render_layout
+
+    sources = [x for x in (file, fixture_id, puzzle_ref) if x is not None]
+    if len(sources) != 1:
+        raise UserError("give exactly one of FILE, --fixture ID or --puzzle FILE#ID")
+    if solution and puzzle_ref is None:
+        raise UserError("--solution goes with --puzzle")
+    size = _page(page)
+    new: list[Any] = []
+    if file is not None:
+        if game is None:
+            raise UserError("missing --game (one of: " + ", ".join(game_ids()) + ")")
+        data, where = load_data(file)
+        if isinstance(data, dict) and "placements" in data:
+            data = data["placements"]
+        case_game = game
+    elif fixture_id is not None:
+        case_game, data, where = find_fixture(fixture_id)
+    else:
+        assert puzzle_ref is not None
+        case_game, data, new, where = find_puzzle(puzzle_ref, solution)
+    if game is not None and game != case_game:
+        raise UserError(f"{where}: is a {case_game} layout, not {game}")
+    rules = load_rules(case_game)
+    try:
+        layout, _ = build_layout(rules, list(data) + new if isinstance(data, list) else data)
+    except IllegalPlacement as e:
+        at = f"placement {e.index}" if e.index is not None else "placements"
+        raise UserError(f"{where}: {at}: {e.code}: {e.message}") from None
+    fresh = frozenset(layout.tiles[len(layout) - len(new):]) if new else frozenset()
+    write_output(render_layout(layout, legend=not no_legend, page=size, new=fresh), out)
+
+
+@click.command("book")
+@click.argument("puzzleset", type=click.Path(allow_dash=True, dir_okay=False))
+@click.option("--out", "out", default="-", show_default=True, metavar="book.html", help="Where to write the HTML (- for stdout).")
+@click.option("--title", default="Fives puzzle book", show_default=True, help="The book's title.")
+def book_cmd(puzzleset: str, out: str, title: str) -> None:
+    """Make a printable HTML puzzle book from PUZZLESET (a `fives-puzzles/1` file): one card
+    per puzzle with its diagram, hand, target and difficulty; solutions with their diagrams
+    at the back; inline SVG, no external files; cards never split across printed pages.
+    Exit 2 for bad input.
+    """
+    from ..book import from_puzzles, render_book
+    from ..progress import Progress
+    from ..puzzles.model import load_set
+
+    _, entries, name = load_set(puzzleset)
+    puzzles = from_puzzles(pz for _, pz in entries)
+    with Progress(2 * len(puzzles), "book") as bar:
+        html = render_book(puzzles, title, bar.advance, source=Path(name).name)
+    write_output(html, out)
+
+
+@click.command("score-svg")
+@click.option("--game", help=f"Game id: {', '.join(game_ids())} (taken from the record with --record).")
+@click.option("--score", "scores", multiple=True, metavar="SCORE",
+              help="One side's score, repeat per side: a total (135) or its changes in order (5+10+3, 50-15), "
+                   "in the game's unit (raw for Sniff, displayed for Horse Race).")
+@click.option("--label", "labels", multiple=True, help="A name per side, in the order of --score.")
+@click.option("--record", "record", type=click.Path(allow_dash=True, dir_okay=False),
+              help="Take every side's score history from a game record (it is replayed and checked first).")
+@click.option("--style", type=click.Choice(["tally", "board"]),
+              help="tally: the Sniff paper tally; board: a cribbage-style pegging board. "
+                   "Default: tally for a game shown in raw points, board for one shown in displayed points.")
+@click.option("--players", type=click.IntRange(2, 4), help="Players at the table (for the board's target). Default: one per side.")
+@click.option("--out", "out", default="-", show_default=True, metavar="OUT.svg", help="Where to write the SVG (- for stdout).")
+def score_svg_cmd(game: str | None, scores: tuple[str, ...], labels: tuple[str, ...], record: str | None,
+                  style: str | None, players: int | None, out: str) -> None:
+    """Draw scores as SVG: the Sniff tally (a stroke per 5 raw points, 50 points as a large X
+    with a small x in each of the four spaces around it) or a pegging board (a hole per 5 raw
+    points up to the target, front peg at the score, back peg at the score before).
+    Exit 2 for bad input.
+    """
+    from ..score_svg import board_svg, histories_from_record, parse_score, tally_svg
+
+    if (record is None) == (not scores):
+        raise UserError("give either --score (once per side) or --record FILE")
+    if record is not None:
+        if labels or players:
+            raise UserError("--label and --players come from the record; leave them out with --record")
+        rules, target, sides = histories_from_record(record)
+        if game is not None and game != rules.id:
+            raise UserError(f"{record}: is a {rules.id} record, not {game}")
+    else:
+        if game is None:
+            raise UserError("missing --game (one of: " + ", ".join(game_ids()) + ")")
+        rules = load_rules(game)
+        if labels and len(labels) != len(scores):
+            raise UserError(f"{len(labels)} --label for {len(scores)} --score: give one per side or none")
+        if len(scores) > 4:
+            raise UserError(f"{len(scores)} sides: a table has at most 4")
+        names = list(labels) or [f"Side {i + 1}" for i in range(len(scores))]
+        sides = [parse_score(s, n) for s, n in zip(scores, names)]
+        n = players or max(2, len(sides))
+        if n not in rules.target_raw:
+            raise UserError(f"{rules.id} is not played by {n} players")
+        target = rules.display(rules.target_raw[n])
+    kind = style or ("tally" if rules.display_divisor == 1 else "board")
+    svg = tally_svg(rules, sides) if kind == "tally" else board_svg(rules, sides, target)
+    write_output(svg, out)
+
+
+def register(main: click.Group) -> None:
+    main.add_command(render_cmd)
+    main.add_command(book_cmd)
+    main.add_command(score_svg_cmd)

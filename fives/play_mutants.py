@@ -1,0 +1,1 @@
+PLAY_MUTANTS = []
