@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import queue
+import select
 import shlex
 import subprocess
 import threading
@@ -26,6 +27,7 @@ PROTOCOL_VERSION = 1
 MAX_LINE = 1 << 20  # a reply longer than 1 MiB is garbage, not an answer
 RAW_KEEP = 400  # characters of a bad reply kept in the report
 STDERR_KEEP = 4000  # characters of stderr tail kept in the report
+OVERSIZED = b"... (line longer than 1 MiB)"  # ends the kept head of an oversized reply line
 
 
 @dataclass
@@ -151,8 +153,10 @@ class _Process:
         self.lines: queue.Queue[bytes | None] = queue.Queue()
         self._stderr: deque[bytes] = deque()
         self._stderr_size = 0
+        self._stderr_lock = threading.Lock()  # the tail is read while the reader thread appends
         threading.Thread(target=self._read_stdout, daemon=True).start()
-        threading.Thread(target=self._read_stderr, daemon=True).start()
+        self._stderr_reader = threading.Thread(target=self._read_stderr, daemon=True)
+        self._stderr_reader.start()
 
     def _read_stdout(self) -> None:
         assert self.proc.stdout is not None
@@ -164,20 +168,34 @@ class _Process:
             if len(line) > MAX_LINE and not line.endswith(b"\n"):
                 while (rest := out.readline(MAX_LINE)) and not rest.endswith(b"\n"):
                     pass  # drop the rest of an oversized line
-                line = line[:RAW_KEEP] + b"... (line longer than 1 MiB)"
+                line = line[:RAW_KEEP] + OVERSIZED
             self.lines.put(line)
         self.lines.put(None)
 
     def _read_stderr(self) -> None:
         assert self.proc.stderr is not None
         while chunk := self.proc.stderr.read1(65536) if hasattr(self.proc.stderr, "read1") else self.proc.stderr.read(65536):
-            self._stderr.append(chunk)
-            self._stderr_size += len(chunk)
-            while self._stderr_size > 2 * STDERR_KEEP and len(self._stderr) > 1:
-                self._stderr_size -= len(self._stderr.popleft())
+            with self._stderr_lock:
+                self._stderr.append(chunk)
+                self._stderr_size += len(chunk)
+                # drop old chunks, but always keep at least STDERR_KEEP bytes of tail
+                while self._stderr_size - len(self._stderr[0]) >= STDERR_KEEP:
+                    self._stderr_size -= len(self._stderr.popleft())
 
     def stderr_tail(self) -> str:
-        return b"".join(self._stderr)[-STDERR_KEEP:].decode("utf-8", "replace")
+        # first let the reader thread take in what the engine wrote before it replied or exited
+        if self.proc.poll() is not None:
+            self._stderr_reader.join(timeout=1.0)
+        else:
+            deadline = time.monotonic() + 0.2
+            try:
+                while select.select([self.proc.stderr], [], [], 0)[0] and time.monotonic() < deadline:
+                    time.sleep(0.005)
+            except (ValueError, OSError):
+                pass
+        with self._stderr_lock:
+            tail = b"".join(self._stderr)
+        return tail[-STDERR_KEEP:].decode("utf-8", "replace")
 
     def send(self, msg: dict[str, Any]) -> bool:
         try:
@@ -262,6 +280,9 @@ class ProcessEngine(Engine):
                            stderr=proc.stderr_tail(), seconds=seconds)
         assert isinstance(line, bytes)
         raw = line.decode("utf-8", "replace")
+        if line.endswith(OVERSIZED):
+            return Outcome("error", message=f"reply line longer than {MAX_LINE >> 20} MiB",
+                           raw=raw[:RAW_KEEP], stderr=proc.stderr_tail(), seconds=seconds)
         if not raw.endswith("\n"):
             # a partial line: the engine stopped mid-line (EOF) or it was cut
             return Outcome("error", message="partial reply line (no newline before end of output)",
@@ -323,12 +344,13 @@ class ProcessEngine(Engine):
         self.counter += 1
         rid = f"{case.id}#{self.counter}"
         out = self._exchange(self.proc, request_for(case, rid), rid)
-        if out.status == "error" and not out.message.startswith("engine reported error"):
-            # after a hang, crash, garbage or wrong id the stream cannot be trusted: restart
+        if out.status == "error":
             if out.stderr is None:
                 out.stderr = self.proc.stderr_tail()
-            self.proc.kill()
-            self.proc = None
+            if not out.message.startswith("engine reported error"):
+                # after a hang, crash, garbage or wrong id the stream cannot be trusted: restart
+                self.proc.kill()
+                self.proc = None
         return out
 
     def close(self) -> None:

@@ -6,12 +6,13 @@ differ) and the sum, over those sequences, of the raw points their last placemen
 scored. Engine authors compare these numbers to find move-generation and counting bugs;
 `divide` splits the count by first placement to show where two engines disagree.
 
-The walk uses the layout's exact incremental push/pop. The last ply is bulk-counted:
-every tile placed on one open position changes its target's contribution by the same
-amount (a tile's contribution depends only on which of its sides are occupied), so one
-probe push per position gives that change, and each tile adds its own contribution as
-the layout's counting hooks compute it. Parallel runs split the tree at its first two
-plies over worker processes and merge in canonical order, so output is deterministic.
+The walk uses the layout's exact incremental push/pop. The last ply is bulk-counted
+without pushing: a placed tile's contribution depends only on its spinner flag and which
+of its sides are occupied, so every tile joining one open position changes its target's
+contribution by the same amount, and each newcomer adds a contribution that depends only
+on the tile. Both are computed by the layout's own counting hooks and cached for the
+walk. Parallel runs split the tree at its first two plies over worker processes and
+merge in canonical order, so the output never depends on the number of jobs.
 """
 from __future__ import annotations
 

@@ -161,10 +161,10 @@ def board_svg(rules: GameRules, sides: list[SideScores], target: int) -> str:
     track_w = _hole_x(PER_ROW) + 40
     side_h = rows * TRACK_H + 26
     width = track_w + 30
-    height = 20 + len(sides) * side_h + 40
+    height = 20 + len(sides) * side_h + 48
     title = f"{rules.name} board to {target}: " + "; ".join(f"{s.label} {s.score}" for s in sides)
     out = _svg_open("board", rules, width, height, title)
-    out.append(f'<rect class="board" x="6" y="6" width="{_n(width - 12)}" height="{_n(height - 36)}" rx="10" '
+    out.append(f'<rect class="board" x="6" y="6" width="{_n(width - 12)}" height="{_n(height - 44)}" rx="10" '
                f'fill="#e9d8b4" stroke="#8d6e3f" stroke-width="2"/>')
     for i, side in enumerate(sides):
         colour = SIDE_COLOURS[i % len(SIDE_COLOURS)]
@@ -198,9 +198,12 @@ def board_svg(rules: GameRules, sides: list[SideScores], target: int) -> str:
             out.append(f'<circle class="peg {cls}" data-side="{i}" data-hole="{shown}" cx="{_n(cx)}" cy="{_n(cy)}" '
                        f'r="5.5" fill="{fill}" stroke="{colour}" stroke-width="2.5"/>')
         out.append("</g>")
-    out.append(f'<text class="legend" x="10" y="{_n(height - 12)}" font-size="12" {FONT} fill="{INK}">'
-               f'One hole is {rules.scoring_multiple} raw points; filled peg: score, hollow peg: the score '
-               f'before the last change; the last hole is the target {target}.</text>')
+    unit = rules.scoring_multiple // rules.display_divisor
+    out.append(f'<text class="legend" x="10" y="{_n(height - 22)}" font-size="12" {FONT} fill="{INK}">'
+               f'One hole is {unit} point{"s" if unit != 1 else ""} ({rules.scoring_multiple} raw); '
+               f'the last hole is the target, {target}.</text>')
+    out.append(f'<text class="legend" x="10" y="{_n(height - 7)}" font-size="12" {FONT} fill="{INK}">'
+               f'Filled peg: the score; hollow peg: the score before the last change.</text>')
     out.append("</svg>")
     return "\n".join(out) + "\n"
 

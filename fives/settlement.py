@@ -42,9 +42,12 @@ class ConfigError(ValueError):
 
 def configure(rules: GameRules, players: int, partnerships: bool = False) -> MatchConfig:
     """The MatchConfig for `players` seats, or ConfigError naming what the game allows."""
-    allowed = ", ".join(f"{n} each for themselves" for n in rules.solo_players)
+    def either(ns: tuple[int, ...]) -> str:
+        return ", ".join(map(str, ns[:-1])) + (" or " if len(ns) > 1 else "") + str(ns[-1])
+
+    allowed = f"{either(rules.solo_players)} players each for themselves"
     if rules.partnership_players:
-        allowed += ", " + ", ".join(f"{n} in partnerships" for n in rules.partnership_players)
+        allowed += f", or {either(rules.partnership_players)} in two partnerships"
     ok = players in (rules.partnership_players if partnerships else rules.solo_players)
     if not isinstance(players, int) or isinstance(players, bool) or not ok:
         what = f"{players} players" + (" in partnerships" if partnerships else " each for themselves")

@@ -76,13 +76,17 @@ STRATEGIES: dict[str, Callable[[random.Random], Strategy]] = {
 }
 
 
-def make_strategies(names: list[str], players: int, seed: int) -> list[Strategy]:
-    """One strategy per seat: one name for every seat, or one name per seat."""
+def make_strategies(names: list[str], config: MatchConfig, seed: int) -> list[Strategy]:
+    """One strategy per seat, from one name for every seat, one per side or one per seat."""
     names = names or ["random"]
+    players, sides = config.players, len(config.sides)
     if len(names) == 1:
         names = names * players
+    elif len(names) == sides and sides != players:
+        names = [names[config.side_of[s]] for s in range(players)]
     if len(names) != players:
-        raise ValueError(f"give one strategy for every seat or one per seat ({players}), not {len(names)}")
+        per_side = f", one per side ({sides})" if sides != players else ""
+        raise ValueError(f"give one strategy for every seat{per_side} or one per seat ({players}), not {len(names)}")
     out = []
     for seat, name in enumerate(names):
         if name not in STRATEGIES:
@@ -98,7 +102,7 @@ MAX_HANDS = 10_000
 def play_match(rules: GameRules, config: MatchConfig, seed: int, names: list[str],
                hooks: dict[str, Any] | None = None) -> list[dict[str, Any]]:
     """Play one match and return its record, header first, one dict per line."""
-    strategies = make_strategies(names, config.players, seed)
+    strategies = make_strategies(names, config, seed)
     match = match_from_hooks(hooks or {}, rules, config, seed)
     events: list[dict[str, Any]] = [header(rules, config, seed, [s.name for s in strategies])]
     while match.match_end is None:

@@ -1,0 +1,164 @@
+"""`fives play`, `fives replay`, `fives tally`: self-play matches, their records, score records."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from ..errors import UserError
+from ..rules import GameRules, game_ids, load_rules
+
+
+def _config(rules: GameRules, players: int, partnerships: bool) -> Any:
+    from ..settlement import ConfigError, configure
+
+    try:
+        return configure(rules, players, partnerships)
+    except ConfigError as e:
+        raise UserError(str(e)) from None
+
+
+def _side_names(config: Any) -> list[str]:
+    return [config.describe_side(s) for s in range(len(config.sides))]
+
+
+def summary_lines(rules: GameRules, config: Any, events: list[dict[str, Any]]) -> list[str]:
+    """A readable hand-by-hand account of a record."""
+    names = _side_names(config)
+    h = events[0]
+    mode = "in two partnerships" if config.partnerships else "each for themselves"
+    out = [f"{rules.name}: {config.players} players {mode}, seed {h['seed']}, {config.target} points to win",
+           "strategies: " + ", ".join(f"seat {i} {s}" for i, s in enumerate(h.get("strategies", [])))]
+    counts = {"place": 0, "draw": 0, "pass": 0}
+    gained = [0] * len(names)
+    for ev in events[1:]:
+        kind = ev["event"]
+        if kind == "hand":
+            counts = {"place": 0, "draw": 0, "pass": 0}
+            gained = [0] * len(names)
+            how = "by lot" if ev["lot"] is not None else "who played the last tile"
+            out.append(f"hand {ev['hand']}: seat {ev['leader']} leads ({how})")
+        elif kind in counts:
+            counts[kind] += 1
+            if kind == "place":
+                gained[config.side_of[ev["seat"]]] += ev["display"]
+        elif kind == "hand-end":
+            end = f"seat {ev['seat']} went out" if ev["reason"] == "gone-out" else "blocked"
+            out.append(f"  {counts['place']} placements, {counts['draw']} draws, {counts['pass']} passes; {end}")
+            out.append("  placements scored: " + ", ".join(f"{n} {g:+d}" for n, g in zip(names, gained)))
+        elif kind == "settle":
+            parts = [f"{names[a['side']]} +{a['points']} (seats {', '.join(map(str, a['from_seats']))}: "
+                     f"{a['pips']} -> {a['rounded']})" for a in ev["awards"]]
+            parts += [f"{names[d['side']]} -{d['points']}" for d in ev["deductions"] if d["points"]]
+            out.append("  settlement: " + ("; ".join(parts) or "nothing changes"))
+            out.append("  scores: " + ", ".join(f"{n} {s}" for n, s in zip(names, ev["scores"])))
+        elif kind == "match-end":
+            if ev["by"] == "placement":
+                out.append(f"  {counts['place']} placements, {counts['draw']} draws, {counts['pass']} passes; "
+                           "a placement reached the target: no settlement")
+            won = " and ".join(names[w] for w in ev["winners"])
+            verb = "share the win" if len(ev["winners"]) > 1 else "wins"
+            out.append(f"match over after {ev['hands']} hands ({ev['by']}): {won} {verb}; final scores "
+                       + ", ".join(f"{n} {s}" for n, s in zip(names, ev["scores"])))
+    return out
+
+
+@click.command("play")
+@click.option("--game", required=True, help=f"Game id: {', '.join(game_ids())}.")
+@click.option("--players", required=True, type=int, help="Number of players (2-4).")
+@click.option("--partnerships", is_flag=True, help="Four players in two fixed partnerships (seats 0+2 v 1+3).")
+@click.option("--seed", required=True, type=click.IntRange(min=0), help="Seed of the shuffle, the lot and the strategies.")
+@click.option("--strategy", "strategies", multiple=True, metavar="NAME",
+              help="random, greedy or first; once for every seat, or once per seat in seat order "
+                   "(repeat the option or separate names with commas). Default: random.")
+@click.option("--out", "out", type=click.Path(dir_okay=False, allow_dash=True),
+              help="Write the game record (JSON Lines, spec/record.md) here; - for stdout.")
+@click.option("--quiet", is_flag=True, help="Print only the result line.")
+def play_cmd(game: str, players: int, partnerships: bool, seed: int, strategies: tuple[str, ...],
+             out: str | None, quiet: bool) -> None:
+    """Play one seeded self-play match and print a hand-by-hand summary.
+
+    The same options always give a byte-identical record.
+    """
+    from ..record import dumps
+    from ..strategies import play_match
+
+    rules = load_rules(game)
+    config = _config(rules, players, partnerships)
+    names = [n.strip() for s in strategies for n in s.split(",") if n.strip()]
+    try:
+        events = play_match(rules, config, seed, names)
+    except ValueError as e:
+        raise UserError(str(e)) from None
+    text = "".join(dumps(e) + "\n" for e in events)
+    lines = summary_lines(rules, config, events)
+    echo_err = out == "-"  # the record owns stdout then
+    for line in (lines[-1:] if quiet else lines):
+        click.echo(line, err=echo_err)
+    if out == "-":
+        sys.stdout.write(text)
+    elif out:
+        try:
+            Path(out).write_text(text, encoding="utf-8")
+        except OSError as e:
+            raise UserError(f"{out}: cannot write ({e.strerror})") from None
+        if not quiet:
+            click.echo(f"record: {out} ({len(events)} lines)")
+
+
+@click.command("replay")
+@click.argument("record", type=click.Path(dir_okay=False, allow_dash=True))
+def replay_cmd(record: str) -> None:
+    """Re-check a game record against the rules, event by event.
+
+    Re-derives the deal and the lot from the header's seed, re-applies every placement,
+    draw and pass, and compares every line with what the rules give. On the first illegal or
+    wrong line prints `RECORD:LINE: reason-code: message` and exits 2.
+    """
+    from ..record import replay_file
+
+    s = replay_file(record)
+    names = _side_names(s.config)
+    won = " and ".join(names[w] for w in s.winners)
+    click.echo(f"{record}: ok: {s.lines} lines, {s.hands} hands of {s.game}; {won} "
+               f"{'share the win' if len(s.winners) > 1 else 'wins'} ("
+               + ", ".join(f"{n} {p}" for n, p in zip(names, s.scores)) + ")")
+
+
+@click.command("tally", context_settings={"ignore_unknown_options": True})
+@click.option("--game", required=True, help=f"Game id: {', '.join(game_ids())}.")
+@click.option("--previous", type=int, help="Horse Race: the score before, shown as the back peg.")
+@click.option("--players", type=int, default=2, show_default=True, help="Number of players (sets the target).")
+@click.argument("scores", nargs=-1, required=True)
+def tally_cmd(game: str, previous: int | None, players: int, scores: tuple[str, ...]) -> None:
+    """Print the score record the game's document describes for each SCORE.
+
+    American Sniff: the paper tally in raw points (a stroke per 5 points; a 50-point symbol is
+    a large X with a small x in each of the four spaces around it). Horse Race: the pegs on a
+    cribbage board in displayed points. A negative Sniff score may be given as -15.
+    """
+    from ..tally import tally_text
+
+    rules = load_rules(game)
+    config = _config(rules, players, players in rules.partnership_players and players not in rules.solo_players)
+    values = []
+    for text in scores:
+        try:
+            values.append(int(text))
+        except ValueError:
+            raise UserError(f"score {text!r} is not a whole number") from None
+    blocks = []
+    for v in values:
+        try:
+            blocks.append(tally_text(rules, v, config.target, previous))
+        except ValueError as e:
+            raise UserError(f"score {v}: {e}") from None
+    click.echo("\n\n".join(blocks))
+
+
+def register(main: click.Group) -> None:
+    main.add_command(play_cmd)
+    main.add_command(replay_cmd)
+    main.add_command(tally_cmd)

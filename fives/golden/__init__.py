@@ -1,0 +1,1 @@
+"""Golden suites: large, deterministic, generated conformance fixtures (`fives golden generate`)."""
