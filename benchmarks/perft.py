@@ -3,7 +3,8 @@
     python benchmarks/perft.py                      # both games, depth 6, jobs 1 and 2
     python benchmarks/perft.py --depth 5 --jobs 1 2 4
     python benchmarks/perft.py --table              # recompute all of conformance/perft/perft.yaml
-    python benchmarks/perft.py --simple-depth 5     # the simple evaluator against the table, deeper
+    python benchmarks/perft.py --simple-depth 5 --id american-sniff-empty --id horse-race-empty
+                                                    # the simple evaluator against the table, deeper
                                                     # than the test suite goes (slow on purpose)
 
 Every count is compared with the committed table where it has that value; a mismatch
@@ -62,15 +63,15 @@ def _simple_subtree(args: tuple[str, int, list, dict]) -> tuple[int, int]:
     return simple.perft(game, depth - 1, start + [move])
 
 
-def simple_check(depth: int, jobs: int) -> int:
-    """The simple evaluator's perft at `depth` for every table entry that has that depth."""
+def simple_check(depth: int, jobs: int, ids: list[str] | None) -> int:
+    """The simple evaluator's perft at `depth` for every table entry (or those in `ids`) with that depth."""
     import simple_evaluator as simple
 
     table = yaml.safe_load(TABLE_PATH.read_text(encoding="utf-8"))
     bad = 0
     for entry in table["tables"]:
         row = next((r for r in entry["depths"] if r["depth"] == depth), None)
-        if row is None:
+        if row is None or (ids and entry["id"] not in ids):
             continue
         game, start = entry["game"], entry["from"]
         roots = simple.legal_records(start, simple.game_parameters(game))
@@ -94,6 +95,7 @@ def main() -> int:
     ap.add_argument("--table", action="store_true", help="recompute every value in the committed table")
     ap.add_argument("--max-depth", type=int, help="with --table: skip deeper rows")
     ap.add_argument("--simple-depth", type=int, help="run the simple evaluator's perft at this depth")
+    ap.add_argument("--id", action="append", help="with --simple-depth: only this table entry (repeatable)")
     args = ap.parse_args()
     if args.table:
         from fives.cli.perft import check_table, load_table
@@ -107,7 +109,7 @@ def main() -> int:
         print(f"table recomputed in {time.perf_counter() - t0:.1f} s with {max(args.jobs)} jobs: {bad} mismatch(es)")
         return 1 if bad else 0
     if args.simple_depth is not None:
-        return 1 if simple_check(args.simple_depth, max(args.jobs)) else 0
+        return 1 if simple_check(args.simple_depth, max(args.jobs), args.id) else 0
     return 1 if bench(args.game or GAMES, args.depth, args.jobs) else 0
 
 

@@ -370,6 +370,8 @@ class OneShotEngine(ProcessEngine):
             proc.close(grace=self.timeout)
         if out.status != "ok":
             raise EngineStartError(f"handshake failed: {out.message}")
+        if self.validator and (problem := self.validator("hello", out.answer)):
+            raise EngineStartError(f"hello reply violates the protocol schema: {problem}")
         self.handshake = parse_handshake(out.answer)
         return self.handshake
 

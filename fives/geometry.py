@@ -1,24 +1,25 @@
 """Where each tile of a layout lies on the page: a grid embedding with bends and no overlaps.
 
-Coordinates are integers in *squares*: a tile's short side is 2 units, its long side 4
-(so half a square, a face's midpoint, is still an integer). y grows downwards, as in SVG.
+Coordinates are integers in *units*, half a square: a tile's short side is 2 units, its
+long side 4 (so a face's midpoint is still an integer). y grows downwards, as in SVG.
 The opening tile sits at the origin; every later tile hangs on a *socket* of its parent
 (the midpoint of the parent's face on that side and the outward direction). A non-double
 either goes straight on or turns left/right (its joined half still touching the parent's
 face); a double always lies crosswise to the direction it arrives from, so its branch
-sockets point perpendicular to its line. The first tile of a spinner branch goes straight,
-so branches visibly leave at right angles.
+sockets point perpendicular to its line. The first tile of a spinner branch goes straight
+out whenever it can, so branches visibly leave at right angles.
 
 Each placed tile also reserves the square in front of every socket that will be used
 (a child) or marked (a counted number or an open-position dot), so marks never sit under
-a tile. Choices are searched depth-first with conflict-directed backjumping (CBJ): when a
-tile cannot be placed, the search jumps straight back to the latest tile that caused one
-of its conflicts. The order of candidates is fixed, so the same layout always gives the
-same picture.
+a tile. The page bounds the picture's extent, wherever it grows. Choices are searched
+depth-first with conflict-directed backjumping (CBJ): when a tile cannot be placed, the
+search jumps straight back to the latest tile that caused one of its conflicts. Only if
+no arrangement exists may a tile stand a square or two off its parent (a stretched
+joint). The order of candidates is fixed, so the same layout always gives the same picture.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Iterable, Mapping
 
 from .layout import Layout
@@ -32,9 +33,11 @@ LONG = 4  # a tile's long side
 #: Default page, in units (32 x 22 squares, about A4 landscape at 30 px a square).
 DEFAULT_PAGE: tuple[int, int] = (64, 44)
 #: Candidate checks allowed per page size before the page is enlarged.
-SEARCH_BUDGET = 12_000
+SEARCH_BUDGET = 3_000
 PAGE_GROWTH = 5  # a failed search retries on a page this many tenths larger, at most GROW_STEPS times
 GROW_STEPS = 8
+#: Joint lengths (units) tried, after every placement touching its parent, when a spot is too tight.
+STRETCH = (SHORT, 2 * SHORT)
 
 
 def left(d: Vec) -> Vec:
@@ -103,14 +106,21 @@ class TileGeometry:
     sockets: Mapping[Side, Socket]
     turn: str  # "opening", "straight", "left" or "right"
     main: Vec  # the direction of the arm this tile belongs to (for bending back and forth)
+    joint: Box | None = None  # a stretched joint: the free strip between the parent's face and this tile
+    joint_line: tuple[Vec, Vec] | None = None  # the joint's centre line, parent face to tile face
 
     @property
     def vertical(self) -> bool:
         return self.box.height > self.box.width
 
 
-def place(tile: Tile, joined: Side | None, socket: Socket, turn: str, main: Vec) -> TileGeometry:
-    """The tile hung on `socket` by its `joined` side (None: the opening, centred on the origin)."""
+def place(tile: Tile, joined: Side | None, socket: Socket, turn: str, main: Vec, gap: int = 0) -> TileGeometry:
+    """The tile hung on `socket` by its `joined` side, `gap` units out (a stretched joint)."""
+    if gap:
+        p0, d = socket.point, socket.direction
+        moved = Socket((p0[0] + gap * d[0], p0[1] + gap * d[1]), d)
+        g = place(tile, joined, moved, turn, main)
+        return replace(g, joint=rect(p0, d, (0, gap), (-1, 1)), joint_line=(p0, moved.point))
     p, d = socket.point, socket.direction
     if tile.is_double:  # crosswise: its long side across d
         n, r = left(d), right(d)
@@ -150,7 +160,8 @@ def opening(tile: Tile) -> TileGeometry:
 
 @dataclass
 class Arrangement:
-    """The result: a geometry per tile and the page they all lie on."""
+    """The result: a geometry per tile, the marks' squares, and the page used (its top-left
+    corner on the picture's; larger than asked only if the layout could not fit)."""
 
     tiles: dict[Tile, TileGeometry]
     page: Box
@@ -180,6 +191,7 @@ class _Node:
 
 
 def page_box(size: tuple[int, int]) -> Box:
+    """A page of this size centred on the origin."""
     w, h = size
     return Box(-(w // 2), -(h // 2), w - w // 2, h - h // 2)
 
@@ -191,10 +203,13 @@ def arrange(layout: Layout, marked: Mapping[Tile, Iterable[Side]] | None = None,
         return Arrangement({}, page_box(page))
     marked = {t: set(s) for t, s in (marked or {}).items()}
     w, h = page
-    for step in range(GROW_STEPS + 1):
+    # Every tile touching its parent on the page asked for, then on a larger one; only then
+    # stretched joints, on ever larger pages.
+    attempts = [(0, False), (1, False)] + [(step, True) for step in range(GROW_STEPS + 1)]
+    for step, stretch in attempts:
         scale = 10 + PAGE_GROWTH * step
         size = (2 * round(w * scale / 20), 2 * round(h * scale / 20))
-        result = _search(layout, marked, page_box(size), SEARCH_BUDGET)
+        result = _search(layout, marked, size, SEARCH_BUDGET, stretch)
         if result is not None:
             return result
     raise LayoutTooLarge(f"no arrangement of {len(layout)} tiles without overlaps")
@@ -223,23 +238,53 @@ def _tree_order(layout: Layout) -> list[Tile]:
 
 
 class _Board:
-    """Occupied unit cells, each with the index of the tile that put it there (-1: the opening).
+    """Occupied unit cells, each with the index of the tile that put it there (-1: the opening),
+    and the bounding box of everything so far, which must fit the page size.
 
     Boxes lie on the integer grid, so two boxes overlap exactly when they share a cell.
+    The page is not pinned to the opening: the picture may grow any way while it fits.
     """
 
-    def __init__(self, page: Box) -> None:
-        self.page = page
+    def __init__(self, size: tuple[int, int]) -> None:
+        self.size = size
         self.cells: dict[Vec, tuple[int, tuple[Tile, Side] | None]] = {}
-        self.undo: list[list[tuple[Vec, tuple[int, tuple[Tile, Side] | None] | None]]] = []
+        self.undo: list[tuple[list[tuple[Vec, tuple[int, tuple[Tile, Side] | None] | None]], int]] = []
+        self.boxes: list[tuple[Box, int]] = []
+        self.extents: list[Box | None] = [None]
+
+    def _fits(self, u: Box) -> bool:
+        return u.width <= self.size[0] and u.height <= self.size[1]
+
+    def _at_edge(self, edge: str, value: int) -> int:
+        """The latest tile whose box lies on this edge of the extent: moving it is one way out."""
+        return max(owner for b, owner in self.boxes if getattr(b, edge) == value)
+
+    def _page_culprits(self, boxes: list[Box]) -> set[int]:
+        e = self.extents[-1]
+        c = boxes[0]
+        for b in boxes[1:]:
+            c = c.union(b)
+        if e is None:
+            return set() if self._fits(c) else {-2}
+        out: set[int] = set()
+        w, h = self.size
+        if c.width > w or c.height > h:
+            out.add(-2)  # too big by itself
+        if c.x1 - e.x0 > w:
+            out.add(self._at_edge("x0", e.x0))
+        if e.x1 - c.x0 > w:
+            out.add(self._at_edge("x1", e.x1))
+        if c.y1 - e.y0 > h:
+            out.add(self._at_edge("y0", e.y0))
+        if e.y1 - c.y0 > h:
+            out.add(self._at_edge("y1", e.y1))
+        return out
 
     def conflicts(self, boxes: list[Box], skip: tuple[Tile, Side] | None) -> set[int] | None:
-        """Indices of the tiles in the way; {-2} if a box leaves the page; None if all is free."""
-        found: set[int] = set()
+        """Indices of the tiles in the way (-1: the opening; -2: the page is too small); None if free."""
+        found = self._page_culprits(boxes)
         cells = self.cells
         for b in boxes:
-            if not b.inside(self.page):
-                found.add(-2)
             for x in range(b.x0, b.x1):
                 for y in range(b.y0, b.y1):
                     hit = cells.get((x, y))
@@ -250,42 +295,58 @@ class _Board:
     def run(self, socket: Socket, cap: int) -> int:
         """How far (up to cap units) a straight line of squares can go from `socket`."""
         p, d = socket.point, socket.direction
+        e = self.extents[-1]
         for k in range(0, cap, SHORT):
             b = rect((p[0] + k * d[0], p[1] + k * d[1]), d, (0, SHORT), (-1, 1))
-            if not b.inside(self.page) or any((x, y) in self.cells
-                                              for x in range(b.x0, b.x1) for y in range(b.y0, b.y1)):
+            if not self._fits(b if e is None else e.union(b)) or any(
+                    (x, y) in self.cells for x in range(b.x0, b.x1) for y in range(b.y0, b.y1)):
                 return k
         return cap
 
+    def touches(self, b: Box, parent: int) -> bool:
+        """Whether a box would touch (share an edge with) what another tile than `parent` put down."""
+        cells = self.cells
+        ring = [(x, y) for x in range(b.x0, b.x1) for y in (b.y0 - 1, b.y1)]
+        ring += [(x, y) for y in range(b.y0, b.y1) for x in (b.x0 - 1, b.x1)]
+        return any(c in cells and cells[c][0] != parent for c in ring)
+
     def push(self, boxes: list[tuple[Box, tuple[Tile, Side] | None]], owner: int) -> None:
         saved: list[tuple[Vec, tuple[int, tuple[Tile, Side] | None] | None]] = []
+        e = self.extents[-1]
         for b, key in boxes:
+            e = b if e is None else e.union(b)
+            self.boxes.append((b, owner))
             for x in range(b.x0, b.x1):
                 for y in range(b.y0, b.y1):
                     saved.append(((x, y), self.cells.get((x, y))))
                     self.cells[(x, y)] = (owner, key)
-        self.undo.append(saved)
+        self.undo.append((saved, len(boxes)))
+        self.extents.append(e)
 
     def pop(self) -> None:
-        for cell, old in reversed(self.undo.pop()):
+        saved, n = self.undo.pop()
+        for cell, old in reversed(saved):
             if old is None:
                 del self.cells[cell]
             else:
                 self.cells[cell] = old
+        del self.boxes[len(self.boxes) - n:]
+        self.extents.pop()
 
 
 def _footprint(g: TileGeometry, sides: list[Side]) -> list[tuple[Box, tuple[Tile, Side] | None]]:
-    return [(g.box, None)] + [(g.sockets[s].front(), (g.tile, s)) for s in sides]
+    joint = [(g.joint, None)] if g.joint is not None else []
+    return [(g.box, None)] + joint + [(g.sockets[s].front(), (g.tile, s)) for s in sides]
 
 
-def _candidates(layout: Layout, node: _Node, parent: TileGeometry, board: _Board) -> list[TileGeometry]:
+def _candidates(layout: Layout, node: _Node, parent: TileGeometry, board: _Board,
+                stretch: bool, parent_owner: int = -1) -> list[TileGeometry]:
+    """The tile's possible places, best first; stretched joints come last, only for tight spots."""
     socket = parent.sockets[node.parent_side]
     d = socket.direction
     main = d if (parent.tile.is_double or parent.turn == "opening") else parent.main
-    if node.tile.is_double:
-        return [place(node.tile, node.joined, socket, "straight", main)]  # doubles lie crosswise
-    turns = ["straight", "left", "right"]
-    options = [place(node.tile, node.joined, socket, t, main) for t in turns]
+    # doubles lie crosswise; a non-double goes on or bends
+    turns = ["straight"] if node.tile.is_double else ["straight", "left", "right"]
     # A branch leaves its spinner at a right angle: its first tile bends only if it must
     # (its joined half still touches the branch side either way).
     branch_first = parent.tile.is_double and node.parent_side.is_branch
@@ -293,8 +354,8 @@ def _candidates(layout: Layout, node: _Node, parent: TileGeometry, board: _Board
     # look ahead only if the arm goes on: a last tile needs no more than its mark's square
     need = LONG if len(layout.placed(node.tile).occupied) > 1 else 0
 
-    def rank(g: TileGeometry) -> tuple[int, int, int, int, int]:
-        out = [s for s in g.sockets.values() if s.point != socket.point]
+    def rank(g: TileGeometry) -> tuple[int, ...]:
+        out = [s for s in g.sockets.values() if s.direction != neg(d)]  # a double: line B first
         e = out[0].direction
         if along_main:
             pref = 0 if g.turn == "straight" else 1
@@ -302,16 +363,22 @@ def _candidates(layout: Layout, node: _Node, parent: TileGeometry, board: _Board
             pref = 0 if e == neg(main) else (1 if g.turn == "straight" else 2)
         room = board.run(out[0], 2 * LONG)
         forced = 1 if branch_first and g.turn != "straight" else 0
-        return (forced, 0 if room >= need else 1, pref, -room, turns.index(g.turn))
+        # readability: rather not touch tiles it is not joined to
+        crowded = 1 if board.touches(g.box, parent_owner) else 0
+        return (forced, 0 if room >= need else 1, crowded, pref, -room, turns.index(g.turn))
 
-    return sorted(options, key=rank)
+    options = []
+    for gap in (0,) + (STRETCH if stretch else ()):
+        options.extend(sorted((place(node.tile, node.joined, socket, t, main, gap) for t in turns), key=rank))
+    return options
 
 
-def _search(layout: Layout, marked: Mapping[Tile, set[Side]], page: Box, budget: int) -> Arrangement | None:
+def _search(layout: Layout, marked: Mapping[Tile, set[Side]], size: tuple[int, int], budget: int,
+            stretch: bool = False) -> Arrangement | None:
     order = _tree_order(layout)
     root = order[0]
     geos: dict[Tile, TileGeometry] = {root: opening(root)}
-    board = _Board(page)
+    board = _Board(size)
     root_sides = _needed_sides(layout, root, marked)
     fp = _footprint(geos[root], root_sides)
     if board.conflicts([b for b, _ in fp], None) is not None:
@@ -329,7 +396,7 @@ def _search(layout: Layout, marked: Mapping[Tile, set[Side]], page: Box, budget:
     while i < len(nodes):
         node = nodes[i]
         if node.options is None:
-            node.options = _candidates(layout, node, geos[node.parent], board)
+            node.options = _candidates(layout, node, geos[node.parent], board, stretch, index.get(node.parent, -1))
             node.next, node.conflicts = 0, set()
         placed = False
         while node.next < len(node.options):
@@ -367,4 +434,7 @@ def _search(layout: Layout, marked: Mapping[Tile, set[Side]], page: Box, budget:
         for s in sides[t]:
             if s in marked.get(t, set()):
                 reserved[(t, s)] = geos[t].sockets[s].front()
-    return Arrangement(geos, page, reserved)
+    arr = Arrangement(geos, page_box(size), reserved)
+    c = arr.content()
+    arr.page = Box(c.x0, c.y0, c.x0 + size[0], c.y0 + size[1])  # the page, its top-left corner on the picture's
+    return arr

@@ -240,6 +240,9 @@ class Layout:
     def check(self, p: Placement) -> None:
         """Raise IllegalPlacement with the first broken rule; return if `p` is legal."""
         t = p.tile
+        if self._order and (p.to is None or p.side is None):
+            raise IllegalPlacement(IllegalCode.MALFORMED_PLACEMENT,
+                                   f"only the opening placement may omit `to` and `side`; {t} needs both")
         if t in self._placed:
             raise IllegalPlacement(IllegalCode.TILE_ALREADY_PLACED, f"{t} is already in the layout")
         if not self._order:
@@ -247,9 +250,7 @@ class Layout:
                 raise IllegalPlacement(IllegalCode.TARGET_NOT_IN_LAYOUT,
                                        f"the layout is empty, so {t} cannot join {p.to}: the opening joins nothing")
             return
-        if p.to is None or p.side is None:
-            raise IllegalPlacement(IllegalCode.MALFORMED_PLACEMENT,
-                                   f"only the opening placement may omit `to` and `side`; {t} needs both")
+        assert p.to is not None and p.side is not None
         target = self._placed.get(p.to)
         if target is None:
             raise IllegalPlacement(IllegalCode.TARGET_NOT_IN_LAYOUT, f"{p.to} is not in the layout")

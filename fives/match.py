@@ -237,7 +237,12 @@ class Match:
         """The legal actions of a seat holding `hand` (SN-DRAW-1..4, HR-DRAW-1..4, HR-CONT-6)."""
         if drawn is not None:
             return Options(layout.placements_for(drawn), False, False)
-        placements = layout.legal_placements(hand)
+        values = layout.open_values() if len(layout) else None
+        # a quick look at the open values first: most turns that draw have nothing to place
+        if values is None or any(t.low in values or t.high in values for t in hand):
+            placements = layout.legal_placements(hand)
+        else:
+            placements = []
         if placements:
             return Options(placements, False, False)
         may_draw = boneyard > 0 and (not continuing or self._hook_continuation_may_draw())

@@ -263,11 +263,15 @@ def replay(lines: Iterable[str], hooks: dict[str, Any] | None = None) -> ReplayS
 
 def _missing(lineno: int, cause: int, kind: str, want: dict[str, Any]) -> RecordError:
     expected = want["event"]
-    if kind in ACTIONS + ("hand",) and expected in ("hand-end", "settle"):
-        return RecordError(lineno, "after-hand-end", f"the hand ended with line {cause}; a {expected} line must come first")
-    if kind in ACTIONS + ("hand",) and expected == "match-end":
-        return RecordError(lineno, "after-match-end", f"the match ended with line {cause}; a match-end line must come first")
-    return RecordError(lineno, "unexpected-event", f"expected the {expected} line that line {cause} requires, found {kind}")
+    play = kind in ACTIONS + ("hand",)
+    if play and expected in ("hand-end", "settle"):
+        return RecordError(lineno, "after-hand-end",
+                           f"the hand ended with line {cause}; a {expected} line must come first")
+    if play and expected == "match-end":
+        return RecordError(lineno, "after-match-end",
+                           f"the match ended with line {cause}; a match-end line must come first")
+    return RecordError(lineno, "unexpected-event",
+                       f"expected the {expected} line that line {cause} requires, found {kind}")
 
 
 def _start(h: dict[str, Any], lineno: int, hooks: dict[str, Any]) -> Match:
@@ -280,7 +284,8 @@ def _start(h: dict[str, Any], lineno: int, hooks: dict[str, Any]) -> Match:
     except ConfigError as e:
         raise RecordError(lineno, "bad-config", str(e)) from None
     if h["target"] != config.target:
-        raise RecordError(lineno, "points-mismatch", f"header says target {h['target']}, the rules give {config.target}")
+        raise RecordError(lineno, "points-mismatch",
+                          f"header says target {h['target']}, the rules give {config.target}")
     return match_from_hooks(hooks, rules, config, h["seed"])
 
 

@@ -187,11 +187,11 @@ class Settlement:
         elif kind == "award-to-winner":
             winners_of_hand = self.hand_winners(end, totals)
             for side in winners_of_hand:
-                seats = self.award_seats(side, end)
-                total = self.award_total(sum(pips[s] for s in seats), totals[side])
+                counted = self.award_seats(side, end)
+                total = self.award_total(sum(pips[s] for s in counted), totals[side])
                 r = self.round_remaining(total)
                 points = self.award_points(r, len(winners_of_hand))
-                awards.append({"side": side, "from_seats": seats, "pips": total, "rounded": r, "points": points})
+                awards.append({"side": side, "from_seats": counted, "pips": total, "rounded": r, "points": points})
                 changes[side] += points
         else:
             raise ValueError(f"unknown settlement kind {kind!r}")

@@ -216,6 +216,13 @@ def render_layout(layout: Layout, *, legend: bool = True, title: str | None = No
     tiles_part: list[str] = []
     for order, t in enumerate(layout.tiles):
         tiles_part.extend(_tile_svg(cv, arr, t, order, t in new))
+    joints = [(t, arr.tiles[t].joint_line) for t in layout.tiles if arr.tiles[t].joint_line is not None]
+    if joints:  # a stretched joint: the tile could not touch its parent without overlapping another
+        out.append('<g class="joints">')
+        for t, ((x1, y1), (x2, y2)) in joints:
+            out.append(f'<line class="joint" data-tile="{_attr_tile(t)}" x1="{_n(cv.x(x1))}" y1="{_n(cv.y(y1))}" '
+                       f'x2="{_n(cv.x(x2))}" y2="{_n(cv.y(y2))}" stroke="{INK}" stroke-width="3" stroke-dasharray="3 2"/>')
+        out.append("</g>")
     out.append('<g class="tiles">')
     out.extend(tiles_part)
     out.append("</g>")

@@ -12,11 +12,11 @@ from __future__ import annotations
 import base64
 import json
 import os
-import random
 import shutil
 import socket
 import struct
 import subprocess
+import sys
 import tempfile
 import time
 import urllib.request
@@ -25,11 +25,12 @@ from typing import Any, Iterator
 
 import pytest
 
-from fives.book import from_puzzles, render_book
-from fives.layout import Layout
-from fives.rules import load_rules
 from fives.svg import render_layout
-from fives.tiles import ALL_TILES
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from test_svg import full_layout  # noqa: E402
+from test_svg_book import book_html, book_puzzles  # noqa: E402
 
 BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 CHROME = next((p for p in map(shutil.which, BROWSERS) if p), None)
@@ -180,9 +181,10 @@ class Page:
 @pytest.fixture(scope="module")
 def shots(request: pytest.FixtureRequest) -> Path:
     out = Path(tempfile.mkdtemp(prefix="fives-browser-"))
-    reporter = request.config.pluginmanager.getplugin("terminalreporter")
-    if reporter is not None:
-        reporter.write_line(f"\nbrowser screenshots: {out}")
+    capture = request.config.pluginmanager.getplugin("capturemanager")
+    if capture is not None:
+        with capture.global_and_fixture_disabled():
+            print(f"\nbrowser screenshots and PDF: {out}")
     return out
 
 
@@ -215,20 +217,6 @@ def page(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Page]:
             proc.wait()
 
 
-def random_layout(game: str, seed: int, n: int = 28) -> Layout:
-    rng = random.Random(seed)
-    layout = Layout(load_rules(game))
-    hand = list(ALL_TILES)
-    while len(layout) < n:
-        options = layout.legal_placements(hand)
-        if not options:
-            break
-        p = rng.choice(options)
-        layout.push(p)
-        hand.remove(p.tile)
-    return layout
-
-
 # Boxes of every tile, of the picture it belongs to, and the page's own size.
 BOXES_JS = """(() => {
   const r = e => { const b = e.getBoundingClientRect(); return [b.left, b.top, b.right, b.bottom]; };
@@ -256,8 +244,7 @@ def check_boxes(info: dict[str, Any], expected_tiles: int) -> None:
 
 
 def test_layout_in_browser(page: Page, shots: Path, tmp_path: Path) -> None:
-    layout = random_layout("horse-race", 3)
-    assert len(layout) == 28
+    layout = full_layout("horse-race", 3)
     svg = tmp_path / "layout.svg"
     svg.write_text(render_layout(layout), encoding="utf-8")
     page.open(svg.as_uri(), 1200, 900)
@@ -270,17 +257,14 @@ def test_layout_in_browser(page: Page, shots: Path, tmp_path: Path) -> None:
 
 
 @pytest.fixture(scope="module")
-def book_html(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, int]:
-    from tests.test_svg_book import book_puzzles
-
-    puzzles = from_puzzles(book_puzzles())
+def book_file(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, int]:
     path = tmp_path_factory.mktemp("book") / "book.html"
-    path.write_text(render_book(puzzles), encoding="utf-8")
-    return path, len(puzzles)
+    path.write_text(book_html(), encoding="utf-8")
+    return path, len(book_puzzles())
 
 
-def test_book_in_browser(page: Page, shots: Path, book_html: tuple[Path, int]) -> None:
-    path, count = book_html
+def test_book_in_browser(page: Page, shots: Path, book_file: tuple[Path, int]) -> None:
+    path, count = book_file
     page.open(path.as_uri(), 800, 1000)
     assert page.errors() == []
     info = page.evaluate(BOXES_JS)
@@ -292,8 +276,8 @@ def test_book_in_browser(page: Page, shots: Path, book_html: tuple[Path, int]) -
     page.screenshot(shots / "book.png")
 
 
-def test_book_prints(page: Page, shots: Path, book_html: tuple[Path, int]) -> None:
-    path, count = book_html
+def test_book_prints(page: Page, shots: Path, book_file: tuple[Path, int]) -> None:
+    path, count = book_file
     page.open(path.as_uri(), 800, 1000)
     # A4 with the book's @page margins: every card must fit on one printed page.
     page.call("Emulation.setEmulatedMedia", media="print")

@@ -22,6 +22,7 @@ from click.testing import CliRunner
 
 from fives.cli import main
 from fives.fixtures import load_cases
+from fives.kinds import load_kinds
 from fives.paths import ROOT
 
 HOSTILE = Path(__file__).parent / "hostile_engines"
@@ -170,13 +171,14 @@ def test_a_missing_verdict_under_validate_names_the_schema(tmp_path):
 
 def test_oneshot_mode_survives_a_hang(tmp_path):
     state = tmp_path / "starts"
-    first = IDS[:5]
-    r = run(tmp_path, engine("hang.py", "--case", first[2], "--state", str(state)), "--oneshot",
+    first = IDS[:3]
+    r = run(tmp_path, engine("hang.py", "--case", first[1], "--state", str(state)), "--oneshot",
             *[a for i in first for a in ("--id", i)])
     assert r.code == 1 and r.seconds < WALL
-    assert r.summary == "4 passed, 0 failed, 1 errored, 0 skipped"
+    assert r.summary == "2 passed, 0 failed, 1 errored, 0 skipped"
     assert [x["id"] for x in r.results] == first
-    assert r.case(first[2])["message"].startswith("no reply within 2s")
+    assert r.case(first[1])["message"].startswith("no reply within 2s")
+    assert r.case(first[1])["stderr"] == f"hang.py: hanging on {first[1]}#2\n"
     assert starts(state) == 1 + len(first)  # the handshake in its own process, then one per case
 
 
@@ -218,6 +220,19 @@ def test_three_failed_restarts_error_the_rest_without_more_tries(tmp_path):
     assert all(m.startswith("engine restart failed: handshake failed") for m in messages[1:4])
     assert all(m.startswith("engine failed to start 3 times in a row; last: handshake failed") for m in messages[4:])
     assert starts(state) == 4
+
+
+@pytest.mark.parametrize("mode", [[], ["--oneshot"]], ids=["persistent", "oneshot"])
+def test_validate_rejects_a_hello_that_violates_the_schema(tmp_path, mode):
+    hostile = engine("bad_hello.py")
+    r = run(tmp_path, hostile, "--validate", "--id", IDS[0], *mode)
+    assert r.code == 3 and r.results == []
+    capabilities = {k.capability for k in load_kinds().values()}  # the reference declares each once
+    assert len(r.stderr.strip().splitlines()) == 1
+    assert r.stderr.startswith(f"fives: error: engine {hostile!r}: hello reply violates the protocol schema: "
+                               f"at capabilities/{len(capabilities)}: 'teleport' is not one of ['evaluate', ")
+    r = run(tmp_path, hostile, "--id", IDS[0], *mode)  # without --validate the extra name is ignored
+    assert r.code == 0 and r.summary == "1 passed, 0 failed, 0 errored, 0 skipped"
 
 
 # -- reports, known failures, filters ---------------------------------------------------------

@@ -3,7 +3,8 @@
 `simple_evaluator.py` recomputes every layout from its placement records, written from
 the digest and seeds alone. Here it must (1) reproduce the seeds' worked sums, (2) give
 the same `fives evaluate` answer as the engine on seeded random layouts and on every
-evaluate fixture, and (3) generate the same legal placements.
+evaluate case of the fixtures and the golden suite, and (3) generate the same legal
+placements.
 """
 from __future__ import annotations
 
@@ -24,7 +25,9 @@ from fives.rules import load_rules  # noqa: E402
 from fives.tiles import ALL_TILES, SIDE_ORDER, TILE_INDEX, Side, parse_tile  # noqa: E402
 
 GAMES = ["american-sniff", "horse-race"]
-FIXTURES = Path(__file__).resolve().parents[1] / "conformance" / "fixtures"
+CONFORMANCE = Path(__file__).resolve().parents[1] / "conformance"
+# hand-written fixtures and the generated golden suite (when committed)
+CASE_DIRS = [CONFORMANCE / "fixtures", CONFORMANCE / "golden"]
 
 # The seeds' running example (both seeds' figures), in play order.
 SEED_WALK = [
@@ -141,11 +144,12 @@ def test_random_illegal_placements_agree(game: str) -> None:
 
 
 def _evaluate_cases():
-    for path in sorted(FIXTURES.rglob("*.yaml")):
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-        for case in (data or {}).get("cases", []):
-            if case.get("kind") == "evaluate":
-                yield pytest.param(case, id=f"{path.relative_to(FIXTURES)}:{case['id']}")
+    for folder in CASE_DIRS:
+        for path in sorted(folder.rglob("*.yaml")):
+            data = yaml.safe_load(path.read_text(encoding="utf-8"))
+            for case in (data or {}).get("cases", []) if isinstance(data, dict) else []:
+                if case.get("kind") == "evaluate":
+                    yield pytest.param(case, id=f"{path.relative_to(CONFORMANCE)}:{case['id']}")
 
 
 EVALUATE_CASES = list(_evaluate_cases())

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import subprocess
+from functools import lru_cache
 import sys
 import xml.etree.ElementTree as ET
 from collections import Counter
@@ -20,7 +21,7 @@ import pytest
 from fives import paths
 from fives.evaluate import build_layout
 from fives.fixtures import load_cases
-from fives.geometry import Box, arrange
+from fives.geometry import DEFAULT_PAGE, Box, arrange
 from fives.layout import Layout
 from fives.seed_examples import extract
 from fives.svg import layout_marks, render_layout
@@ -188,6 +189,12 @@ def check_picture(layout: Layout, svg: str) -> None:
         gap = 2 * INSET
         touch_x = abs(rc[0] - par[2]) == gap or abs(par[0] - rc[2]) == gap
         touch_y = abs(rc[1] - par[3]) == gap or abs(par[1] - rc[3]) == gap
+        joint = [j for j in by_class(root, "joint") if j.get("data-tile") == str(t)]
+        if joint:  # a stretched joint bridges at most two squares between the faces
+            (x1, y1, x2, y2) = (float(joint[0].get(k)) for k in ("x1", "y1", "x2", "y2"))
+            assert 0 < abs(x2 - x1) + abs(y2 - y1) <= 60 and (x1 == x2 or y1 == y2)
+            touch_x = touch_x or (y1 == y2 and rc[1] < y1 < rc[3])
+            touch_y = touch_y or (x1 == x2 and rc[0] < x1 < rc[2])
         assert touch_x or touch_y, f"{t} does not touch {pt.parent}"
         if t.is_double:  # crosswise: the parent lies across its long side
             assert (touch_x and tall) or (touch_y and not tall), f"{t} is not crosswise"
@@ -206,6 +213,7 @@ def test_random_layout_pictures(game: str, seed: int) -> None:
     check_picture(layout, render_layout(layout))
 
 
+@lru_cache(maxsize=None)
 def full_layout(game: str, seed: int) -> Layout:
     """A random legal layout of all 28 tiles: the first of seed*1000, seed*1000+1, ... that gets there."""
     for k in range(1000):
@@ -217,15 +225,15 @@ def full_layout(game: str, seed: int) -> Layout:
 
 @pytest.mark.parametrize("game", GAMES)
 def test_many_28_tile_layouts_fit_the_default_page(game: str) -> None:
-    """Geometry only (fast): 150 random 28-tile layouts per game, no overlap, all on the page."""
-    for seed in range(150):
+    """Geometry only (fast): 100 random 28-tile layouts per game, no overlap, all on the default page."""
+    for seed in range(100):
         layout = full_layout(game, seed)
         marked: dict = {}
         for m in layout_marks(layout):
             if m.at is not None:
                 marked.setdefault(m.tile, set()).add(m.at)
         arr = arrange(layout, marked)
-        assert len(arr.tiles) == 28
+        assert len(arr.tiles) == 28 and (arr.page.width, arr.page.height) == DEFAULT_PAGE
         boxes: list[Box] = [g.box for g in arr.tiles.values()] + list(arr.reserved.values())
         for i, b in enumerate(boxes):
             assert b.inside(arr.page)
@@ -234,20 +242,19 @@ def test_many_28_tile_layouts_fit_the_default_page(game: str) -> None:
 
 @pytest.mark.parametrize("game", GAMES)
 def test_full_layout_pictures(game: str) -> None:
-    for seed in range(10):
-        layout = full_layout(game, 500 + seed)
+    for seed in (67,) + tuple(range(500, 510)):  # 67: Horse Race needs stretched joints there
+        layout = full_layout(game, seed)
         check_picture(layout, render_layout(layout))
 
 
 def test_small_page_bends_arms() -> None:
-    """On a narrow page a long line must bend, and still stays on it."""
-    rng = random.Random(5)
-    layout = random_layout("american-sniff", rng, 20)
+    """Twenty tiles on an 8x8-square page: arms must bend, and everything stays on that page."""
+    layout = random_layout("american-sniff", random.Random(5), 20)
     arr = arrange(layout, {}, (16, 16))
     turns = Counter(g.turn for g in arr.tiles.values())
-    assert turns["left"] + turns["right"] > 0
-    for g in arr.tiles.values():
-        assert g.box.inside(arr.page) or arr.page.width > 16
+    assert turns["left"] + turns["right"] >= 4
+    assert (arr.page.width, arr.page.height) == (16, 16)
+    assert all(g.box.inside(arr.page) for g in arr.tiles.values())
 
 
 def test_same_layout_same_bytes() -> None:

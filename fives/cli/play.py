@@ -69,9 +69,10 @@ def summary_lines(rules: GameRules, config: Any, events: list[dict[str, Any]]) -
 @click.option("--game", required=True, help=f"Game id: {', '.join(game_ids())}.")
 @click.option("--players", required=True, type=int, help="Number of players (2-4).")
 @click.option("--partnerships", is_flag=True, help="Four players in two fixed partnerships (seats 0+2 v 1+3).")
-@click.option("--seed", required=True, type=click.IntRange(min=0), help="Seed of the shuffle, the lot and the strategies.")
+@click.option("--seed", required=True, type=click.IntRange(min=0),
+              help="Seed of the shuffle, the lot and the strategies.")
 @click.option("--strategy", "strategies", multiple=True, metavar="NAME",
-              help="random, greedy or first; once for every seat, or once per seat in seat order "
+              help="random, greedy or first; once for every seat, once per side, or once per seat in seat order "
                    "(repeat the option or separate names with commas). Default: random.")
 @click.option("--out", "out", type=click.Path(dir_okay=False, allow_dash=True),
               help="Write the game record (JSON Lines, spec/record.md) here; - for stdout.")

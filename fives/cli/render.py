@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from ..errors import UserError
+from ..errors import EXIT_FAILURES, UserError
 from ..rules import game_ids, load_rules
 
 PAGE = re.compile(r"^(\d+)x(\d+)$")
@@ -44,11 +44,12 @@ def _page(text: str | None) -> tuple[int, int]:
 def find_fixture(case_id: str) -> tuple[str, list[Any], str]:
     """(game, placements, where) of the fixture case `case_id` under conformance/fixtures/."""
     from .. import paths
-    from ..fixtures import fixture_files
+    from ..fixtures import display_name, fixture_files
     from ..io import load_data
 
     for f in fixture_files([paths.FIXTURES]) if paths.FIXTURES.is_dir() else []:
-        data, name = load_data(f)
+        data, _ = load_data(f)
+        name = display_name(f)
         for case in (data.get("cases") or []) if isinstance(data, dict) else []:
             if isinstance(case, dict) and case.get("id") == case_id:
                 placements = (case.get("input") or {}).get("placements")
@@ -98,6 +99,7 @@ def render_cmd(file: str | None, game: str | None, fixture_id: str | None, puzzl
     Exit 2 for bad input.
     """
     from ..evaluate import build_layout
+    from ..geometry import LayoutTooLarge
     from ..io import load_data
     from ..layout import IllegalPlacement
     from ..svg import render_layout
@@ -130,7 +132,11 @@ def render_cmd(file: str | None, game: str | None, fixture_id: str | None, puzzl
         at = f"placement {e.index}" if e.index is not None else "placements"
         raise UserError(f"{where}: {at}: {e.code}: {e.message}") from None
     fresh = frozenset(layout.tiles[len(layout) - len(new):]) if new else frozenset()
-    write_output(render_layout(layout, legend=not no_legend, page=size, new=fresh), out)
+    try:
+        svg = render_layout(layout, legend=not no_legend, page=size, new=fresh)
+    except LayoutTooLarge as e:  # never seen on legal layouts; a bug to report, not bad input
+        raise UserError(f"{where}: cannot draw this layout: {e}", EXIT_FAILURES) from None
+    write_output(svg, out)
 
 
 @click.command("book")

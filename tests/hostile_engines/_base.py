@@ -70,7 +70,7 @@ def targeted(args: argparse.Namespace, n: int, msg: dict[str, Any]) -> bool:
 
 
 def serve(sabotage: Sabotage, args: argparse.Namespace | None = None,
-          on_hello: Callable[[argparse.Namespace, int], None] | None = None) -> None:
+          on_hello: Callable[[argparse.Namespace, int, dict[str, Any]], dict[str, Any] | None] | None = None) -> None:
     args = args or options()
     start = starts(args)
     engine = ReferenceEngine()
@@ -78,9 +78,10 @@ def serve(sabotage: Sabotage, args: argparse.Namespace | None = None,
     while line := sys.stdin.readline():
         msg = json.loads(line)
         if msg.get("type") == "hello":
-            if on_hello:
-                on_hello(args, start)
-            reply(handle(engine, msg))
+            hello = handle(engine, msg)
+            if on_hello:  # may exit, or return keys to change in the hello reply
+                hello |= on_hello(args, start, hello) or {}
+            reply(hello)
             continue
         n += 1
         answer = handle(engine, msg)

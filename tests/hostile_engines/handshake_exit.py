@@ -8,7 +8,7 @@ from _base import log, options, serve
 args = options(lambda ap: ap.add_argument("--fail-starts", default="all"))
 
 
-def on_hello(args, start):
+def on_hello(args, start, hello):
     if args.fail_starts == "all" or str(start) in args.fail_starts.split(","):
         log(f"handshake_exit.py: exiting during handshake (start {start})")
         os._exit(5)
