@@ -154,23 +154,42 @@ class _Process:
         self._stderr: deque[bytes] = deque()
         self._stderr_size = 0
         self._stderr_lock = threading.Lock()  # the tail is read while the reader thread appends
+        self._partial = b""
+        self._partial_lock = threading.Lock()
         threading.Thread(target=self._read_stdout, daemon=True).start()
         self._stderr_reader = threading.Thread(target=self._read_stderr, daemon=True)
         self._stderr_reader.start()
 
     def _read_stdout(self) -> None:
+        """Split stdout into lines by hand (not readline) so a partial line stays visible."""
         assert self.proc.stdout is not None
         out = self.proc.stdout
-        while True:
-            line = out.readline(MAX_LINE + 1)
-            if not line:
-                break
-            if len(line) > MAX_LINE and not line.endswith(b"\n"):
-                while (rest := out.readline(MAX_LINE)) and not rest.endswith(b"\n"):
-                    pass  # drop the rest of an oversized line
-                line = line[:RAW_KEEP] + OVERSIZED
-            self.lines.put(line)
+        buf = bytearray()
+        oversized = False  # the current line passed MAX_LINE: keep its head, drop the rest
+        while chunk := out.read1(65536):
+            start = 0
+            while (nl := chunk.find(b"\n", start)) >= 0:
+                if not oversized:
+                    buf += chunk[start:nl + 1]
+                self.lines.put(bytes(buf[:RAW_KEEP]) + OVERSIZED if oversized or len(buf) > MAX_LINE + 1 else bytes(buf))
+                buf.clear()
+                oversized = False
+                start = nl + 1
+            if not oversized:
+                buf += chunk[start:]
+                if len(buf) > MAX_LINE:
+                    del buf[RAW_KEEP:]
+                    oversized = True
+            with self._partial_lock:
+                self._partial = bytes(buf[:RAW_KEEP])
+        if buf:
+            self.lines.put(bytes(buf) + (OVERSIZED if oversized else b""))  # a partial last line
         self.lines.put(None)
+
+    def partial(self) -> str:
+        """The start of a line the engine began but has not finished."""
+        with self._partial_lock:
+            return self._partial.decode("utf-8", "replace")
 
     def _read_stderr(self) -> None:
         assert self.proc.stderr is not None
@@ -272,8 +291,10 @@ class ProcessEngine(Engine):
         line = proc.receive(self.timeout)
         seconds = time.perf_counter() - t0
         if line == "timeout":
-            return Outcome("error", message=f"no reply within {self.timeout:g}s (engine killed and restarted)",
-                           stderr=proc.stderr_tail(), seconds=seconds)
+            partial = proc.partial()
+            return Outcome("error", message=f"no reply within {self.timeout:g}s (engine killed and restarted)"
+                           + (" after a partial line" if partial else ""),
+                           raw=partial or None, stderr=proc.stderr_tail(), seconds=seconds)
         if line is None:
             proc.proc.wait(timeout=5) if proc.proc.poll() is None else None
             return Outcome("error", message=f"engine exited (code {proc.proc.poll()}) before replying",

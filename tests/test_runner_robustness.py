@@ -99,7 +99,7 @@ SCENARIOS = {
     "hang": (["hang.py"], "no reply within 2s (engine killed and restarted)", None, 1),
     "garbage": (["garbage.py"], "garbage reply (not JSON: ", "this is not JSON {\n", 1),
     "partial-then-exit": (["partial.py", "--then", "exit"], "partial reply line (no newline", "HALF", 1),
-    "partial-then-hang": (["partial.py", "--then", "hang"], "no reply within 2s", None, 1),
+    "partial-then-hang": (["partial.py", "--then", "hang"], "no reply within 2s (engine killed and restarted) after a partial line", "HALF", 1),
     "huge-line": (["huge.py"], "reply line longer than 1 MiB", "x" * 400, 1),
     "wrong-id": (["wrong_id.py"], f"reply id 'not-{request_id_of(TARGET)}' does not match request id "
                  f"'{request_id_of(TARGET)}'", "WRONG-ID", 1),

@@ -101,9 +101,6 @@ def builders() -> dict[str, tuple[int, CaseBuilder]]:
         "spinner-chains": (2, layout_builder("spinner-chains")),
         "illegal": (2, illegal_placement),
     }
-    try:
-        from .play import PLAY_BUILDERS
-    except ImportError:  # play builders land with the full-play engine
-        PLAY_BUILDERS = {}
+    from .play import PLAY_BUILDERS  # here, not at the top: play imports this module
     out.update(PLAY_BUILDERS)
     return out
