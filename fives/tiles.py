@@ -38,6 +38,10 @@ class Tile:
     low: int
     high: int
 
+    def __hash__(self) -> int:
+        # cheaper than the generated tuple hash; tiles are hashed on every move
+        return self.low * 8 + self.high
+
     @property
     def is_double(self) -> bool:
         return self.low == self.high

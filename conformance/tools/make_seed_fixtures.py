@@ -248,6 +248,23 @@ def setup_cases(game: str) -> list[dict]:
     return cases
 
 
+def tally_cases(game: str) -> list[dict]:
+    p = PREFIX[game]
+    src = clause_source(f"{p}-RECORD-1")
+    if game == "american-sniff":
+        rows = [(135, {"fifties": 2, "strokes": 7, "negative": False}, "135 = two 50-point symbols and 7 strokes of 5"),
+                (50, {"fifties": 1, "strokes": 0, "negative": False}, "50 is one complete symbol: X and four small x"),
+                (45, {"fifties": 0, "strokes": 9, "negative": False}, "45 is one stroke short of a symbol"),
+                (0, {"fifties": 0, "strokes": 0, "negative": False}, "nothing to draw"),
+                (-15, {"fifties": 0, "strokes": 3, "negative": True}, "below zero (SN-SETTLE-4 ruling): 3 strokes of debt")]
+    else:
+        rows = [(37, {"hole": 37}, "37 displayed points: hole 37"), (61, {"hole": 61}, "61 is the game hole"),
+                (64, {"hole": 61}, "past the target the peg stands in the game hole"), (0, {"hole": 0}, "not yet on the board")]
+    return [{"id": f"{p}-TALLY-{'M' if s < 0 else ''}{abs(s)}", "kind": "tally", "game": game,
+             "clauses": [f"{p}-RECORD-1"] + (["SN-SETTLE-4"] if s < 0 else []), "source": src, "description": d,
+             "input": {"score": s}, "expect": e} for s, e, d in rows]
+
+
 def dump(path: Path, title: str, cases: list[dict]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     text = yaml.safe_dump({"format": "fives-fixtures/1", "title": title, "cases": cases},
@@ -265,6 +282,7 @@ def main() -> None:
         dump(out / "seed" / f"{game}-examples.yaml", f"{game}: the seed's worked sums in prose, and contrasts",
              [c for c in prose if c["game"] == game])
         dump(out / "setup" / f"{game}.yaml", f"{game}: configurations, deals, targets and leaders", setup_cases(game))
+        dump(out / "record" / f"{game}.yaml", f"{game}: the score record the document describes", tally_cases(game))
         dump(out / "illegal" / f"{game}.yaml", f"{game}: one case per illegal-placement reason", illegal_cases(game))
 
 
