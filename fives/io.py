@@ -11,6 +11,8 @@ import yaml
 
 from .errors import UserError
 
+SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
 
 def read_text(path: str | Path) -> tuple[str, str]:
     """(text, display name); `-` is standard input."""
@@ -40,7 +42,8 @@ def parse_text(text: str, name: str) -> Any:
                 raise UserError(f"{name}:{e.lineno}: malformed JSON: {e.msg}") from None
             # YAML flow style also starts with [ or {: let YAML have a go before giving up
     try:
-        return yaml.safe_load(text)
+        # the C build of the safe loader when libyaml is there: same documents, 3-4x faster
+        return yaml.load(text, Loader=SAFE_LOADER)  # noqa: S506 - a SafeLoader, never the full one
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         line = f":{mark.line + 1}" if mark is not None else ""

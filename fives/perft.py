@@ -17,7 +17,7 @@ merge in canonical order, so the output never depends on the number of jobs.
 from __future__ import annotations
 
 import multiprocessing
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator, Sequence
 
 from .evaluate import build_layout
@@ -89,20 +89,29 @@ _PIP_MASK: tuple[int, ...] = tuple(sum(bit for _, bit, _ in group) for group in 
 _DOUBLE: tuple[Tile, ...] = tuple(Tile(v, v) for v in range(7))
 
 
+@dataclass
+class _Memo:
+    """What the last ply reuses. Values depend only on the rules (and Layout class), never on
+    the layout, so one memo serves every walk of one perft run."""
+
+    # contribution of a placed tile once `side` is occupied too, by its state
+    after: dict[tuple[Tile, Side, bool, frozenset[Side]], int] = field(default_factory=dict)
+    # (start sum, pip value, free tiles with that pip, its double is a spinner) -> (nodes, points)
+    bulk: dict[tuple[int, int, int, bool], tuple[int, int]] = field(default_factory=dict)
+
+
 class _Walker:
-    """Depth-first counter over one Layout, with caches that live for the whole walk.
+    """Depth-first counter over one Layout.
 
     Placed tiles are mirrored in an int bit mask so the inner loops hash ints, not Tiles.
     """
 
-    def __init__(self, layout: Layout) -> None:
+    def __init__(self, layout: Layout, memo: _Memo) -> None:
         self.layout = layout
         self.score = layout.rules.score
         self.mask = sum(1 << TILE_INDEX[t] for t in layout.tiles)
-        # contribution of a placed tile once `side` is occupied too, by its state
-        self._after: dict[tuple[Tile, Side, bool, frozenset[Side]], int] = {}
-        # (start sum, pip value, free tiles with that pip, double is spinner) -> (nodes, points)
-        self._bulk: dict[tuple[int, int, int, bool], tuple[int, int]] = {}
+        self._after = memo.after
+        self._bulk = memo.bulk
 
     def _contribution_after(self, pt: PlacedTile, side: Side) -> int:
         key = (pt.tile, side, pt.spinner, frozenset(pt.occupied))
@@ -179,7 +188,8 @@ class _Walker:
         return nodes, points
 
 
-def _count_after(rules: GameRules, base: Sequence[Placement], prefix: Sequence[Placement], depth: int) -> PerftResult:
+def _count_after(rules: GameRules, base: Sequence[Placement], prefix: Sequence[Placement], depth: int,
+                 memo: _Memo) -> PerftResult:
     """Perft of depth `depth` counted from the layout `base` + `prefix`, where `prefix` is part
     of each counted sequence (so depth >= len(prefix))."""
     layout = Layout(rules)
@@ -191,11 +201,20 @@ def _count_after(rules: GameRules, base: Sequence[Placement], prefix: Sequence[P
     rest = depth - len(prefix)
     if rest == 0:
         return PerftResult(1, last if prefix else 0)
-    return PerftResult(*_Walker(layout).walk(rest))
+    return PerftResult(*_Walker(layout, memo).walk(rest))
+
+
+#: A worker process's memo, made by the pool initializer: one pool serves one perft run.
+_worker_memo = _Memo()
+
+
+def _init_worker() -> None:
+    global _worker_memo
+    _worker_memo = _Memo()
 
 
 def _task(args: tuple[GameRules, list[Placement], list[Placement], int]) -> PerftResult:
-    return _count_after(*args)
+    return _count_after(*args, _worker_memo)
 
 
 # -- public API -----------------------------------------------------------------------------
@@ -216,8 +235,9 @@ def iter_divide(rules_or_game: GameRules | str, depth: int,
         layout.push(p)
     roots = legal_moves(layout)
     if jobs <= 1 or depth < 3 or not roots:
+        memo = _Memo()
         for i, move in enumerate(roots):
-            result = _count_after(rules, base, [move], depth)
+            result = _count_after(rules, base, [move], depth, memo)
             if progress:
                 progress(i + 1, len(roots))
             yield move, result
@@ -232,7 +252,7 @@ def iter_divide(rules_or_game: GameRules | str, depth: int,
         groups.append((move, len(seconds)))
         tasks.extend((rules, base, [move, m2], depth) for m2 in seconds)
     done = 0
-    with multiprocessing.get_context().Pool(jobs) as pool:
+    with multiprocessing.get_context().Pool(jobs, initializer=_init_worker) as pool:
         results = pool.imap(_task, tasks, chunksize=1)
         for move, count in groups:
             total = ZERO
