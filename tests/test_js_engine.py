@@ -13,7 +13,7 @@ import pytest
 from conftest import random_layout
 from fives.evaluate import evaluate
 from fives.fixtures import load_cases
-from fives.paths import ROOT
+from fives.paths import FIXTURES, ROOT
 from fives.tiles import ALL_TILES, Side
 
 NODE = shutil.which("node")
@@ -29,14 +29,17 @@ def conformance_run(tmp_path, *extra: str) -> tuple[subprocess.CompletedProcess[
     return proc, json.loads(report.read_text())
 
 
-@pytest.mark.parametrize("mode", [(), ("--oneshot",)], ids=["persistent", "oneshot"])
-def test_every_evaluate_case_passes_and_the_rest_is_skipped(tmp_path, mode):
-    proc, report = conformance_run(tmp_path, *mode)
+# persistent mode runs everything, golden suite included; one-shot starts node once per case,
+# so it runs the hand-written and seed fixtures only
+@pytest.mark.parametrize("mode,roots", [((), None), (("--oneshot",), [FIXTURES])], ids=["persistent", "oneshot"])
+def test_every_evaluate_case_passes_and_the_rest_is_skipped(tmp_path, mode, roots):
+    extra = [a for r in roots for a in ("--fixtures", str(r))] if roots else []
+    proc, report = conformance_run(tmp_path, *mode, *extra)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert report["engine"]["engine"] == {"name": "fives-js-example", "version": "1.0.0", "language": "javascript"}
     assert report["engine"]["capabilities"] == ["evaluate"]
     cases = report["cases"]
-    evaluate_ids = {c.id for c in load_cases(None) if c.kind == "evaluate"}
+    evaluate_ids = {c.id for c in load_cases(roots) if c.kind == "evaluate"}
     assert evaluate_ids, "the default fixtures have evaluate cases"
     assert {c["id"] for c in cases if c["kind"] == "evaluate"} == evaluate_ids
     for c in cases:
