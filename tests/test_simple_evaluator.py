@@ -20,6 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import simple_evaluator as simple  # noqa: E402
 
 from fives.evaluate import evaluate  # noqa: E402
+from fives.io import SAFE_LOADER  # noqa: E402
 from fives.layout import Layout  # noqa: E402
 from fives.rules import load_rules  # noqa: E402
 from fives.tiles import ALL_TILES, SIDE_ORDER, TILE_INDEX, Side, parse_tile  # noqa: E402
@@ -146,7 +147,7 @@ def test_random_illegal_placements_agree(game: str) -> None:
 def _evaluate_cases():
     for folder in CASE_DIRS:
         for path in sorted(folder.rglob("*.yaml")):
-            data = yaml.safe_load(path.read_text(encoding="utf-8"))
+            data = yaml.load(path.read_text(encoding="utf-8"), Loader=SAFE_LOADER)  # the C safe loader
             for case in (data or {}).get("cases", []) if isinstance(data, dict) else []:
                 if case.get("kind") == "evaluate":
                     yield pytest.param(case, id=f"{path.relative_to(CONFORMANCE)}:{case['id']}")
