@@ -48,7 +48,39 @@ def display_name(path: Path) -> str:
 
 
 def default_roots() -> list[Path]:
-    return [r for r in (paths.FIXTURES, paths.CONFORMANCE / "golden") if r.is_dir()]
+    return [r for r in (paths.FIXTURES, paths.CONFORMANCE / "golden", paths.CONFORMANCE / "perft") if r.is_dir()]
+
+
+#: Perft cases counting more sequences than this are tagged `slow` and run only with --slow.
+SLOW_NODES = 200_000
+PERFT_FORMAT = "fives-perft/1"
+
+
+def perft_cases(data: dict[str, Any], name: str) -> list[Case]:
+    """A perft table (conformance/perft/perft.yaml) as cases of kind `perft`: one per row and
+    one per divide entry (the divide entry's placement played, one ply shallower)."""
+    cases = []
+    for table in data["tables"]:
+        game, start = table["game"], list(table["from"])
+        p = "SN" if game == "american-sniff" else "HR"
+        clauses = (f"{p}-PLACE-1", f"{p}-SPIN-2", f"{p}-SCORE-1")
+        source = {"derived": f"{name}: table {table['id']}"}
+
+        def case(cid: str, placements: list[Any], depth: int, nodes: int, points: int, desc: str) -> Case:
+            return Case(cid, "perft", game, clauses, source, {"placements": placements, "depth": depth},
+                        {"nodes": nodes, "points": points}, name, desc, ("slow",) if nodes > SLOW_NODES else ())
+
+        for row in table["depths"]:
+            cases.append(case(f"PERFT-{table['id']}-D{row['depth']}", start, row["depth"], row["nodes"],
+                              row["points"], f"{table['description']} Depth {row['depth']}."))
+        divide = table.get("divide")
+        if divide:
+            for move in divide["moves"]:
+                pl = move["placement"]
+                label = pl["tile"] + (f">{pl['to']}:{pl['side']}" if "to" in pl else "")
+                cases.append(case(f"PERFT-{table['id']}-D{divide['depth']}-{label}", start + [pl], divide["depth"] - 1,
+                                  move["nodes"], move["points"], f"Divide at depth {divide['depth']}: after {label}."))
+    return cases
 
 
 def fixture_files(roots: Iterable[Path] | None = None) -> list[Path]:
@@ -72,6 +104,7 @@ class Schemas:
     def __init__(self, kinds: dict[str, Kind]) -> None:
         base = paths.CONFORMANCE_SCHEMAS
         self.envelope = jsonschema.Draft202012Validator(load_json_schema(base / "fixtures.schema.json"))
+        self.perft = jsonschema.Draft202012Validator(load_json_schema(base / "perft.schema.json"))
         self.kinds = {name: jsonschema.Draft202012Validator(load_json_schema(base / "kinds" / k.schema))
                       for name, k in kinds.items()}
 
@@ -84,6 +117,12 @@ def load_file(path: Path, kinds: dict[str, Kind], schemas: Schemas) -> list[Case
     """Parse and validate one file; UserError naming the file (and case ID) on any problem."""
     data, name = load_data(path)
     name = display_name(path)
+    if isinstance(data, dict) and data.get("format") == PERFT_FORMAT:
+        err = _first_error(schemas.perft, data)
+        if err is not None:
+            where = "/".join(str(p) for p in err.absolute_path) or "(top)"
+            raise UserError(f"{name}: perft table schema violation at {where}: {err.message}")
+        return perft_cases(data, name)
     err = _first_error(schemas.envelope, data)
     if err is not None:
         where = "/".join(str(p) for p in err.absolute_path) or "(top)"

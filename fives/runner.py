@@ -53,6 +53,7 @@ class Filters:
     games: tuple[str, ...] = ()
     kinds: tuple[str, ...] = ()
     capabilities: tuple[str, ...] = ()
+    slow: bool = False  # include cases tagged `slow` (deep perft)
 
     def select(self, cases: Iterable[Case], kinds: dict[str, Kind]) -> list[Case]:
         out = []
@@ -64,6 +65,8 @@ class Filters:
             if self.kinds and c.kind not in self.kinds:
                 continue
             if self.capabilities and kinds[c.kind].capability not in self.capabilities:
+                continue
+            if "slow" in c.tags and not self.slow:
                 continue
             out.append(c)
         return out

@@ -57,6 +57,7 @@ def make_engine(command: str | None, oneshot: bool, timeout: float, validate: bo
 @click.option("--game", "games", multiple=True, help="Only cases of this game (repeatable).")
 @click.option("--kind", "kinds_", multiple=True, help="Only cases of this kind (repeatable): evaluate, legal-placements, turn, settle, match-end, perft.")
 @click.option("--capability", "caps", multiple=True, help="Only cases needing this engine capability (repeatable).")
+@click.option("--slow", is_flag=True, help="Also run the cases tagged slow (perft rows above 200,000 sequences).")
 @click.option("--report", "reports", multiple=True, metavar="FORMAT[:FILE]",
               help="Also write a report: json, junit or markdown; to FILE, or to stdout (the human summary then goes to stderr). Repeatable.")
 @click.option("--results", "results_path", type=click.Path(dir_okay=False),
@@ -66,7 +67,7 @@ def make_engine(command: str | None, oneshot: bool, timeout: float, validate: bo
 @click.option("--write-known-failures", "write_known", type=click.Path(dir_okay=False),
               help="Write every failing or erroring case of this run to a known-failures file.")
 def run_cmd(command: str | None, oneshot: bool, timeout: float, validate: bool, roots: tuple[Path, ...],
-            ids: tuple[str, ...], games: tuple[str, ...], kinds_: tuple[str, ...], caps: tuple[str, ...],
+            ids: tuple[str, ...], games: tuple[str, ...], kinds_: tuple[str, ...], caps: tuple[str, ...], slow: bool,
             reports: tuple[str, ...], results_path: str | None, known_path: str | None, write_known: str | None) -> None:
     """Run every conformance case through an engine and report.
 
@@ -81,7 +82,11 @@ def run_cmd(command: str | None, oneshot: bool, timeout: float, validate: bool, 
     for k in kinds_:
         if k not in kinds:
             raise UserError(f"--kind {k}: unknown kind (one of {', '.join(sorted(kinds))})")
-    cases = Filters(ids, games, kinds_, caps).select(load_cases(roots or None), kinds)
+    everything = load_cases(roots or None)
+    cases = Filters(ids, games, kinds_, caps, slow).select(everything, kinds)
+    left_out = len(Filters(ids, games, kinds_, caps, True).select(everything, kinds)) - len(cases)
+    if left_out:
+        click.echo(f"({left_out} slow cases left out: add --slow to run them)", err=True)
     known = load_known_failures(known_path) if known_path else {}
     engine = make_engine(command, oneshot, timeout, validate)
     try:

@@ -1,28 +1,158 @@
-"""Extremal sums: the largest counted sum and the largest scoring sum any layout can reach.
+"""Extremal sums: the largest counted sum and the largest scoring sum of any layout.
 
-The z3 model is a whole layout as a tree (spec/puzzles.md, "Extremal results"): each placed
-tile but the opening picks exactly one parent slot whose value it matches; a slot holds at
-most one tile and a non-double's joined half holds none; a play order `order` makes parents
-come first, branch tiles come after both line tiles, and (first-double policy) the spinner
-come before every other double. Any such tree is a legal placement sequence (sort by order)
-and every legal sequence is such a tree, so "no model with sum >= B + 1" proves B optimal.
-The witness is replayed through the reference engine.
+The proof (spec/puzzles.md, "Extremal results") is an exhaustive search over a relaxation:
+for a layout of n >= 2 tiles, every non-double has at least one occupied half, and
+
+    counted sum = sum of the open halves of non-doubles + 2v for each double of degree 1
+                  (+ v per open branch side of the Sniff, in American Sniff)
+
+while the tree has n - 1 edges, each pairing two occupied sides of equal value on two
+tiles (never two doubles: there is one double per value). So, per value v, the occupied
+v-halves of non-doubles, k_v, satisfy k_v >= deg([v|v]) and k_v = deg([v|v]) (mod 2), and
+the number of non-doubles with an open half is 2 + sum over placed doubles of (deg - 2).
+`relaxation` maximises the sum over every choice of non-double states (unplaced, low open,
+high open, both occupied) and double degrees by dynamic programming; no layout beats it.
+Where it exceeds the witness, `cut` adds a connectivity fact for that degree vector: the
+neighbour of a degree-1 double has both halves occupied, and two degree-1 doubles cannot
+share that neighbour (they would form a separate 3-tile layout).
 """
 from __future__ import annotations
 
+from collections import defaultdict
 from dataclasses import dataclass
-from typing import Any
-
-import z3
+from itertools import permutations
+from typing import Callable
 
 from ..evaluate import evaluate
 from ..layout import Placement
 from ..rules import GameRules, load_rules
-from ..tiles import ALL_TILES, Side, Tile
-from .z3model import joining_side
+from ..tiles import MAX_PIP, parse_side, parse_tile
 
-LINES = (Side.LINE_A, Side.LINE_B)
-BRANCHES = (Side.BRANCH_A, Side.BRANCH_B)
+Degrees = tuple[tuple[int, bool], ...]  # per value: (degree of the double, 0 = unplaced; is it the spinner)
+
+#: Witness layouts (play order). Sniff: the Sniff [2|2] with four arms ending in doubles, and
+#: the same with [3|5] for [3|3]. Horse Race: all 28 tiles; found by a mixed-integer search,
+#: replayed by the reference engine and proven optimal here.
+WITNESSES: dict[str, dict[str, list[tuple[str, str | None, str | None]]]] = {
+    "american-sniff": {
+        "counted": [("[2|2]", None, None), ("[2|6]", "[2|2]", "line-a"), ("[2|5]", "[2|2]", "line-b"),
+                    ("[2|4]", "[2|2]", "branch-a"), ("[2|3]", "[2|2]", "branch-b"), ("[6|6]", "[2|6]", "high"),
+                    ("[5|5]", "[2|5]", "high"), ("[4|4]", "[2|4]", "high"), ("[3|3]", "[2|3]", "high")],
+        "scoring": [("[2|2]", None, None), ("[2|6]", "[2|2]", "line-a"), ("[2|5]", "[2|2]", "line-b"),
+                    ("[2|4]", "[2|2]", "branch-a"), ("[2|3]", "[2|2]", "branch-b"), ("[6|6]", "[2|6]", "high"),
+                    ("[5|5]", "[2|5]", "high"), ("[4|4]", "[2|4]", "high"), ("[3|5]", "[2|3]", "high")],
+    },
+    "horse-race": {"counted": [
+        ("[6|6]", None, None), ("[4|6]", "[6|6]", "line-b"), ("[4|4]", "[4|6]", "low"), ("[3|4]", "[4|4]", "line-b"),
+        ("[1|4]", "[4|4]", "branch-a"), ("[4|5]", "[4|4]", "branch-b"), ("[3|3]", "[3|4]", "low"),
+        ("[1|1]", "[1|4]", "low"), ("[2|3]", "[3|3]", "line-b"), ("[3|6]", "[3|3]", "branch-a"),
+        ("[1|3]", "[3|3]", "branch-b"), ("[0|1]", "[1|1]", "line-b"), ("[1|5]", "[1|1]", "branch-a"),
+        ("[1|6]", "[1|1]", "branch-b"), ("[2|6]", "[2|3]", "low"), ("[1|2]", "[1|3]", "low"),
+        ("[0|0]", "[0|1]", "low"), ("[5|5]", "[1|5]", "high"), ("[2|2]", "[1|2]", "high"),
+        ("[0|4]", "[0|0]", "line-b"), ("[0|3]", "[0|0]", "branch-a"), ("[0|6]", "[0|0]", "branch-b"),
+        ("[2|5]", "[2|2]", "line-b"), ("[2|4]", "[2|2]", "branch-a"), ("[0|2]", "[2|2]", "branch-b"),
+        ("[3|5]", "[0|3]", "high"), ("[0|5]", "[0|2]", "low"), ("[5|6]", "[3|5]", "high")]},
+}
+
+
+def witness(game: str, what: str) -> list[Placement]:
+    rows = WITNESSES[game].get(what) or WITNESSES[game]["counted"]  # 75 is itself a multiple of 5
+    return [Placement(parse_tile(t)) if to is None else Placement(parse_tile(t), parse_tile(to), parse_side(s))
+            for t, to, s in rows]
+
+
+def _cap(k: int) -> int:
+    """k_v only matters up to 4 (the largest degree) and by parity beyond."""
+    return k if k < 4 else 4 + (k % 2)
+
+
+def _degree_options(rules: GameRules, v: int, k: int, spinner_used: bool) -> list[tuple[int, bool]]:
+    first = rules.spinner_policy == "first-double"
+    out = [(0, False)]
+    for d in range(1, 5):
+        for spin in ((False, True) if first else (True,)):
+            if (first and not spin and d > 2) or (first and spin and spinner_used):
+                continue  # first-double: one spinner; the others have line sides only
+            if d <= k and (k - d) % 2 == 0:
+                out.append((d, spin))
+    return out
+
+
+def _double_value(rules: GameRules, v: int, d: int, spin: bool) -> int:
+    if d <= 1:
+        return 2 * v  # an end double (a lone double, n = 1, is excluded: n >= 2)
+    if spin and rules.open_branch_side == "one-half":
+        return v * (4 - d)  # the Sniff's open branch sides
+    return 0
+
+
+def relaxation(rules: GameRules, track: bool = False, fixed: Degrees | None = None,
+               cut: bool = False) -> dict[Degrees | None, int]:
+    """Achievable relaxed sums as a bit mask (bit s set: sum s), per degree vector if `track`.
+
+    State: (k_v of values still open, capped; leaves - sum(deg - 2); spinner used; cut flags;
+    degrees so far if tracked). Non-doubles are processed value by value, so k_v is final when
+    value v's double is chosen.
+    """
+    leaf_doubles = {v for v, (d, _) in enumerate(fixed) if d == 1} if fixed is not None else set()
+    states: dict[tuple, int] = {((0,) * (MAX_PIP + 1), 0, False, 0, ()): 1}
+    for v in range(MAX_PIP + 1):
+        for w in range(v + 1, MAX_PIP + 1):
+            new: dict[tuple, int] = defaultdict(int)
+            pair_bit = _flag_bit(v, w, leaf_doubles) if cut else 0
+            for (ks, bal, sp, flags, ds), mask in states.items():
+                new[(ks, bal, sp, flags, ds)] |= mask  # [v|w] unplaced
+                for occ_v, occ_w in ((1, 0), (0, 1), (1, 1)):
+                    k = list(ks)
+                    k[v], k[w] = _cap(k[v] + occ_v), _cap(k[w] + occ_w)
+                    shown = w if occ_v and not occ_w else v if occ_w and not occ_v else None
+                    f = flags | pair_bit if (occ_v and occ_w) else flags
+                    m = mask << shown if shown is not None else mask
+                    new[(tuple(k), bal + (shown is not None), sp, f, ds)] |= m
+            states = new
+        new = defaultdict(int)
+        for (ks, bal, sp, flags, ds), mask in states.items():
+            options = [fixed[v]] if fixed is not None else _degree_options(rules, v, ks[v], sp)
+            for d, spin in options:
+                if d > ks[v] or (ks[v] - d) % 2 or (spin and d > 0 and sp and rules.spinner_policy == "first-double"):
+                    continue
+                k = list(ks)
+                k[v] = 0
+                bal2 = bal - (d - 2) if d else bal
+                m = mask << _double_value(rules, v, d, spin) if d else mask
+                sp2 = sp or (d > 0 and spin and rules.spinner_policy == "first-double")
+                new[(tuple(k), bal2, sp2, flags, ds + ((d, spin),) if track else ds)] |= m
+        states = new
+    out: dict[Degrees | None, int] = defaultdict(int)
+    for (ks, bal, sp, flags, ds), mask in states.items():
+        if bal == 2 and (not cut or _neighbours_ok(flags, leaf_doubles)):
+            out[ds if track else None] |= mask
+    return dict(out)
+
+
+def _flag_bit(v: int, w: int, leaf: set[int]) -> int:
+    """A non-double with both halves occupied that could neighbour a degree-1 double."""
+    if v in leaf and w in leaf:
+        return 1 << (8 + v * 7 + w)  # may neighbour [v|v] or [w|w], not both
+    if v in leaf:
+        return 1 << v  # may neighbour [v|v] only
+    if w in leaf:
+        return 1 << w
+    return 0
+
+
+def _neighbours_ok(flags: int, leaf: set[int]) -> bool:
+    """Each degree-1 double gets its own neighbour with both halves occupied."""
+    need = sorted(v for v in leaf if not flags >> v & 1)
+    pairs = [(v, w) for v in range(MAX_PIP + 1) for w in range(v + 1, MAX_PIP + 1) if flags >> (8 + v * 7 + w) & 1]
+    if len(pairs) < len(need):
+        return False
+    return any(all(v in p for v, p in zip(need, chosen)) for chosen in permutations(pairs, len(need)))
+
+
+def best(mask: int, scoring: bool, multiple: int) -> int:
+    vals = [s for s in range(mask.bit_length()) if mask >> s & 1 and (not scoring or (s > 0 and s % multiple == 0))]
+    return max(vals, default=0)
 
 
 @dataclass
@@ -31,123 +161,29 @@ class Extremum:
     what: str  # "counted" or "scoring"
     value: int
     witness: list[Placement]
-    proof: str  # how optimality was shown
+    relaxed: int  # the relaxation's bound before cuts
+    cut_vectors: list[Degrees]  # degree vectors that needed the connectivity cut
 
 
-class LayoutModel:
-    """Every layout reachable from the empty table, as z3 constraints over the 28 tiles."""
-
-    def __init__(self, rules: GameRules, tiles: tuple[Tile, ...] = ALL_TILES) -> None:
-        self.rules = rules
-        self.tiles = tiles
-        self.first_double = rules.spinner_policy == "first-double"
-        self.s = z3.Solver()
-        s = self.s
-        n = len(tiles)
-        self.placed = {t: z3.Bool(f"p_{t}") for t in tiles}
-        self.root = {t: z3.Bool(f"r_{t}") for t in tiles}
-        self.order = {t: z3.Int(f"o_{t}") for t in tiles}
-        self.spin = {t: (z3.Bool(f"spin_{t}") if self.first_double else self.placed[t]) for t in tiles if t.is_double}
-        self.slots = [(u, side) for u in tiles for side in u.sides]
-        # edge[(t, slot)]: t is placed on slot, joining with side joining_side(t, value)
-        self.edge: dict[tuple[Tile, tuple[Tile, Side]], z3.BoolRef] = {}
-        for t in tiles:
-            for u, side in self.slots:
-                if u != t and t.has(u.value(side)):
-                    self.edge[(t, (u, side))] = z3.Bool(f"e_{t}_{u}_{side}")
-        into: dict[Tile, list] = {t: [] for t in tiles}
-        hosted: dict[tuple[Tile, Side], list] = {sl: [] for sl in self.slots}  # edges onto a side
-        child_of: dict[tuple[Tile, Side], list[Tile]] = {sl: [] for sl in self.slots}
-        own: dict[tuple[Tile, Side], list] = {sl: [] for sl in self.slots}  # a tile's joined side
-        for (t, (u, side)), e in self.edge.items():
-            into[t].append(e)
-            hosted[(u, side)].append(e)
-            child_of[(u, side)].append(t)
-            own[(t, joining_side(t, u.value(side)))].append(e)
-        s.add(z3.Or(list(self.placed.values())))
-        s.add(z3.PbEq([(r, 1) for r in self.root.values()], 1))
-        for t in tiles:
-            s.add(self.order[t] >= 0, self.order[t] < n)
-            # placed <-> exactly one of: opening, one parent slot
-            s.add(z3.PbEq([(self.root[t], 1)] + [(e, 1) for e in into[t]] + [(z3.Not(self.placed[t]), 1)], 1))
-        for (t, (u, side)), e in self.edge.items():
-            s.add(z3.Implies(e, z3.And(self.placed[u], self.order[u] < self.order[t])))
-        self.occ: dict[tuple[Tile, Side], Any] = {}
-        for sl in self.slots:
-            s.add(z3.PbLe([(e, 1) for e in hosted[sl] + own[sl]], 1))  # one tile per side
-            self.occ[sl] = z3.Or(hosted[sl] + own[sl])
-        for u in tiles:
-            if not u.is_double:
-                continue
-            for b in BRANCHES:
-                for e, child in zip(hosted[(u, b)], child_of[(u, b)]):
-                    s.add(z3.Implies(e, self.spin[u]))
-                    if rules.branches_require_both_lines:
-                        s.add(z3.Implies(e, z3.And(self.occ[(u, Side.LINE_A)], self.occ[(u, Side.LINE_B)])))
-                        # the branch tile comes after the line tiles in play order
-                        for line in LINES:
-                            for e2, c2 in zip(hosted[(u, line)], child_of[(u, line)]):
-                                s.add(z3.Implies(z3.And(e, e2), self.order[c2] < self.order[child]))
-        if self.first_double:
-            doubles = [t for t in tiles if t.is_double]
-            s.add(z3.PbEq([(self.spin[d], 1) for d in doubles] + [(z3.Not(z3.Or([self.placed[d] for d in doubles])), 1)], 1))
-            for d in doubles:
-                s.add(z3.Implies(self.spin[d], self.placed[d]))
-                for d2 in doubles:
-                    if d2 != d:
-                        s.add(z3.Implies(z3.And(self.spin[d], self.placed[d2]), self.order[d] < self.order[d2]))
-        self.total = z3.Sum([z3.If(self.placed[t], self._contribution(t), 0) for t in tiles])
-
-    def _contribution(self, t: Tile) -> Any:
-        occ = self.occ
-        if not t.is_double:
-            return z3.Sum([z3.If(occ[(t, side)], 0, t.value(side)) for side in t.sides])
-        v = t.low
-        inner: Any = 0
-        if self.rules.open_branch_side == "one-half":
-            inner = z3.If(self.spin[t], z3.Sum([z3.If(occ[(t, b)], 0, v) for b in BRANCHES]), 0)
-        return z3.If(z3.And(occ[(t, Side.LINE_A)], occ[(t, Side.LINE_B)]), inner, 2 * v)
-
-    def witness(self, m: z3.ModelRef) -> list[Placement]:
-        """The model's layout as placements in play order."""
-        placed = [t for t in self.tiles if z3.is_true(m.eval(self.placed[t], model_completion=True))]
-        placed.sort(key=lambda t: m.eval(self.order[t], model_completion=True).as_long())
-        out = []
-        for t in placed:
-            parent = [sl for (c, sl), e in self.edge.items() if c == t and z3.is_true(m.eval(e, model_completion=True))]
-            out.append(Placement(t) if not parent else Placement(t, parent[0][0], parent[0][1]))
-        return out
-
-    def check(self, *constraints: Any) -> z3.ModelRef | None:
-        r = self.s.check(*constraints)
-        if r == z3.unknown:
-            raise RuntimeError(f"z3 gave up: {self.s.reason_unknown()}")
-        return self.s.model() if r == z3.sat else None
-
-
-def maximise(game: str, scoring: bool, upper: int | None = None) -> Extremum:
-    """The largest counted (or scoring) sum, by raising the bound until z3 says unsat."""
+def prove(game: str, what: str, progress: Callable[[str], None] | None = None) -> Extremum:
+    """Replay the witness and prove nothing beats it; RuntimeError if the proof fails."""
     rules = load_rules(game)
-    model = LayoutModel(rules)
-    step = rules.scoring_multiple if scoring else 1
-    extra = [model.total % rules.scoring_multiple == 0, model.total > 0] if scoring else []
-    best, best_model = 0, None
-    bound = step
-    while True:
-        m = model.check(model.total >= bound, *extra)
-        if m is None:
-            break
-        best = m.eval(model.total).as_long()
-        best_model = m
-        bound = best + step
-        if scoring:
-            bound = (best // step + 1) * step
-    assert best_model is not None
-    witness = model.witness(best_model)
-    result = evaluate(rules, [p.to_dict() for p in witness])
-    if result["sum"] != best:
-        raise RuntimeError(f"the engine counts {result['sum']} for z3's witness of {best}")
-    what = "scoring" if scoring else "counted"
-    return Extremum(game, what, best, witness,
-                    f"z3 (LayoutModel) finds a layout with sum {best} and proves no layout has sum >= {bound}"
-                    + (" that is a multiple of 5" if scoring else ""))
+    scoring = what == "scoring"
+    w = witness(game, what)
+    result = evaluate(rules, [p.to_dict() for p in w])
+    value = result["sum"]
+    if "error" in result or (scoring and result["raw"] != value):
+        raise RuntimeError(f"the {game} {what} witness does not replay as a scoring layout")
+    m = rules.scoring_multiple
+    relaxed = best(relaxation(rules)[None], scoring, m)
+    cut_vectors: list[Degrees] = []
+    if relaxed > value:
+        if progress:
+            progress(f"{game}: relaxation allows {relaxed} > {value}; splitting by degree vector")
+        for ds, mask in sorted(relaxation(rules, track=True).items()):
+            if best(mask, scoring, m) > value:
+                cut_vectors.append(ds)
+                after = best(relaxation(rules, fixed=ds, cut=True).get(None, 0), scoring, m)
+                if after > value:
+                    raise RuntimeError(f"{game}: degree vector {ds} still allows {after} > {value}")
+    return Extremum(game, what, value, w, relaxed, cut_vectors)

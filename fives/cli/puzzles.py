@@ -1,0 +1,191 @@
+"""`fives puzzles`: generate, solve and verify puzzle sets; fixtures and extremal results."""
+from __future__ import annotations
+
+import contextlib
+import sys
+from pathlib import Path
+from typing import Any, Iterator
+
+import click
+
+from ..errors import EXIT_BAD_INPUT, EXIT_FAILURES, UserError
+from ..rules import game_ids
+
+
+@contextlib.contextmanager
+def _progress(total: int, label: str) -> Iterator[Any]:
+    """A progress bar on stderr when it is a terminal; silent when piped."""
+    if sys.stderr.isatty():
+        with click.progressbar(length=total, label=label, file=sys.stderr) as bar:
+            yield bar.update
+    else:
+        yield lambda n=1: None
+
+
+def _write(text: str, out: str) -> None:
+    if out == "-":
+        click.echo(text, nl=False)
+        return
+    try:
+        Path(out).parent.mkdir(parents=True, exist_ok=True)
+        Path(out).write_text(text, encoding="utf-8")
+    except OSError as e:
+        raise UserError(f"{out}: cannot write ({e.strerror})") from None
+
+
+def _as_json(out: str, json_flag: bool) -> bool:
+    return json_flag or out.endswith(".json")
+
+
+@click.group("puzzles")
+def puzzles() -> None:
+    """Puzzles with exactly one answer, proven by z3 and cross-checked by brute force.
+
+    Kinds: single (one placement scores N), turn (Horse Race: one turn with continuations
+    scores N in total), build (place every tile so the placements score a given sequence).
+    See spec/puzzles.md.
+    """
+
+
+@puzzles.command("generate")
+@click.option("--game", "games", multiple=True, required=True,
+              help=f"Game id ({', '.join(game_ids())}); repeat it for a set that mixes games.")
+@click.option("--kind", type=click.Choice(["single", "turn", "build"]),
+              help="Puzzle kind; without it, the kinds of each game in turn.")
+@click.option("--count", type=click.IntRange(min=0), required=True, help="Number of puzzles.")
+@click.option("--seed", type=click.IntRange(min=0), required=True, help="Random seed: same seed, same bytes.")
+@click.option("--difficulty", type=click.IntRange(1, 5), help="Target grade 1 (easy) .. 5 (fiendish).")
+@click.option("--order", type=click.Choice(["generated", "difficulty"]), default="generated", show_default=True,
+              help="Order of the puzzles in the file (difficulty: by grade, then score, stable).")
+@click.option("--out", required=True, help="Output file (.yaml, or .json for JSON; - for stdout).")
+@click.option("--json", "json_flag", is_flag=True, help="Write JSON whatever the file name.")
+def generate_cmd(games: tuple[str, ...], kind: str | None, count: int, seed: int, difficulty: int | None,
+                 order: str, out: str, json_flag: bool) -> None:
+    """Generate COUNT puzzles, each proven unique by z3 and by brute-force count."""
+    from ..puzzles.generate import Stats, generate_set
+    from ..puzzles.model import dumps
+
+    if len(set(games)) != len(games):
+        raise UserError("a --game is given twice")
+    stats = Stats()
+    with _progress(count, "generating") as tick:
+        pset = generate_set(list(games), kind, count, seed, difficulty, progress=tick, stats=stats)
+    if order == "difficulty":
+        pset.puzzles.sort(key=lambda p: (p.difficulty.grade, p.difficulty.score))
+    _write(dumps(pset.to_dict(), _as_json(out, json_flag)), out)
+    if stats.fallback:
+        click.echo(f"fives: warning: {stats.fallback} puzzle(s) could not reach grade {difficulty} and took the "
+                   "nearest grade", err=True)
+
+
+@puzzles.command("solve")
+@click.argument("file", type=click.Path(allow_dash=True, dir_okay=False))
+@click.option("--limit", type=click.IntRange(min=1), default=10, show_default=True,
+              help="Stop counting a puzzle's answers at this many.")
+@click.option("--json", "json_flag", is_flag=True, help="Print JSON instead of YAML.")
+def solve_cmd(file: str, limit: int, json_flag: bool) -> None:
+    """Solve every puzzle in FILE with z3 (stated solutions are ignored).
+
+    Prints each puzzle's answers (up to --limit) and whether it has exactly one. Exits 0 if
+    every puzzle has exactly one answer, 1 otherwise, 2 on bad input.
+    """
+    from ..puzzles.model import _flow, dumps, load_problems
+    from ..puzzles.z3model import PuzzleModel
+
+    problems, _ = load_problems(file)
+    results, bad = [], 0
+    with _progress(len(problems), "solving") as tick:
+        for label, problem, rec in problems:
+            answers = _safe_solve(PuzzleModel, problem, limit, label)
+            bad += len(answers) != 1
+            results.append({"puzzle": rec.get("id", label), "answers": len(answers) if len(answers) < limit else f">={limit}",
+                            "unique": len(answers) == 1,
+                            "solutions": [{"placements": [_flow(p.to_dict()) for p in pl], "points": _flow(list(pts))}
+                                          for pl, pts in answers]})
+            tick(1)
+    click.echo(dumps({"results": results}, json_flag), nl=False)
+    if bad:
+        click.echo(f"fives: {bad} of {len(problems)} puzzle(s) do not have exactly one answer", err=True)
+        sys.exit(EXIT_FAILURES)
+
+
+def _safe_solve(model: Any, problem: Any, limit: int, label: str) -> list:
+    from ..layout import IllegalPlacement
+
+    try:
+        return model(problem).solve(limit)
+    except IllegalPlacement as e:
+        raise UserError(f"{label}: layout placement {e.index}: {e.code}: {e.message}") from None
+
+
+@puzzles.command("verify")
+@click.argument("file", type=click.Path(allow_dash=True, dir_okay=False))
+@click.option("--budget", type=click.IntRange(min=1), default=None,
+              help="Brute-force node budget per puzzle (default 400000); larger puzzles are proven by z3 alone.")
+@click.option("--no-grade", is_flag=True, help="Skip recomputing difficulty features and themes.")
+def verify_cmd(file: str, budget: int | None, no_grade: bool) -> None:
+    """Re-prove every puzzle in FILE: schema, id, engine replay of the solution, z3 uniqueness
+    (solve, block, unsat), brute-force count where small enough, grade and themes.
+
+    Exits 0 when all pass, 2 naming the first bad puzzle.
+    """
+    from ..puzzles.brute import DEFAULT_BUDGET
+    from ..puzzles.verify import BadPuzzle, check
+
+    _, puzzles, name = _load_set(file)
+    agreed = large = 0
+    with _progress(len(puzzles), "verifying") as tick:
+        for label, pz in puzzles:
+            try:
+                report = check(pz, budget or DEFAULT_BUDGET, grade=not no_grade)
+            except BadPuzzle as e:
+                raise UserError(f"{name}: {label}: {e}", EXIT_BAD_INPUT) from None
+            agreed += report.brute == "agrees"
+            large += report.brute != "agrees"
+            tick(1)
+    click.echo(f"{name}: {len(puzzles)} puzzle(s) verified: every solution replays through the engine, z3 proves "
+               f"each unique; brute force agrees on {agreed}" + (f", {large} too large for it" if large else ""))
+
+
+def _load_set(file: str) -> Any:
+    from ..puzzles.model import load_set
+
+    return load_set(file)
+
+
+@puzzles.command("to-golden")
+@click.argument("file", type=click.Path(allow_dash=True, dir_okay=False))
+@click.option("--out", required=True, help="Fixture file to write (YAML; .json for JSON; - for stdout).")
+def to_golden_cmd(file: str, out: str) -> None:
+    """Turn a puzzle set into conformance fixtures (kind evaluate): each puzzle's table
+    followed by its solution, with the reference engine's result as the expectation."""
+    from ..puzzles.golden import fixtures_from_set
+    from ..puzzles.model import dumps
+
+    data, puzzles, name = _load_set(file)
+    doc = fixtures_from_set([pz for _, pz in puzzles], name)
+    _write(dumps(doc, out.endswith(".json")), out)
+
+
+@puzzles.command("extremal")
+@click.option("--game", "games", multiple=True, help="Game id (default: every game).")
+@click.option("--out", help="Also write the witnesses as a conformance fixture file.")
+def extremal_cmd(games: tuple[str, ...], out: str | None) -> None:
+    """Prove the largest counted and scoring sums (about 2 minutes per Horse Race figure)."""
+    from ..puzzles.extremal import prove
+    from ..puzzles.golden import extremal_fixtures
+    from ..puzzles.model import dumps
+
+    found = []
+    for g in games or tuple(game_ids()):
+        for what in ("counted", "scoring"):
+            e = prove(g, what)
+            found.append(e)
+            cut = f"; {len(e.cut_vectors)} degree vector(s) closed by the connectivity cut" if e.cut_vectors else ""
+            click.echo(f"{g}: largest {what} sum {e.value} (relaxation bound {e.relaxed}{cut})")
+    if out:
+        _write(dumps(extremal_fixtures(found)), out)
+
+
+def register(main: click.Group) -> None:
+    main.add_command(puzzles)
