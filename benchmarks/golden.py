@@ -8,7 +8,6 @@ alone (`resource.getrusage(RUSAGE_CHILDREN)` of a fresh child, workers included)
 from __future__ import annotations
 
 import argparse
-import resource
 import subprocess
 import sys
 import tempfile

@@ -11,14 +11,13 @@ from typing import Any
 
 import jsonschema
 import pytest
+
+from fives.play_mutants import PLAY_MUTANTS
 import yaml
 
 from fives.kinds import load_kinds
 from fives.kinds.play import compare_subset
-from fives.match import Match
 from fives.rules import load_rules
-from fives.settlement import HandEnd, Settlement
-from fives.tiles import Tile
 
 ROOT = Path(__file__).resolve().parents[1]
 PLAY = ROOT / "conformance" / "fixtures" / "play"
@@ -81,67 +80,18 @@ def test_turn_compare_checks_the_error_code() -> None:
     assert any("unexpected error" in d for d in _diffs(missing, {}))
 
 
-# -- the misreadings, one hook each -----------------------------------------------------------
-class RemainderTwoRoundsUp(Settlement):
-    def round_remaining(self, pips: int) -> int:
-        q, r = divmod(pips, 5)
-        return (q + (r >= 2)) * 5
-
-
-class RemainderThreeRoundsDown(Settlement):
-    def round_remaining(self, pips: int) -> int:
-        q, r = divmod(pips, 5)
-        return (q + (r >= 4)) * 5
-
-
-class PartnersMergedBeforeRounding(Settlement):
-    def side_deduction(self, seat_pips: list[int]) -> int:
-        return self.round_remaining(sum(seat_pips))
-
-
-class TiedWinnersSplit(Settlement):
-    def award_points(self, rounded: int, tied: int) -> int:
-        return super().award_points(rounded, tied) // tied
-
-
-class WinnersPartnerCounted(Settlement):
-    def award_seats(self, side: int, end: HandEnd) -> list[int]:
-        if end.seat is None:
-            return super().award_seats(side, end)
-        return [s for s in range(self.config.players) if s != end.seat]
-
-
-class DrawnTileContinues(Match):
-    def _hook_continuations_earned(self, tile: Tile, from_drawn: bool, raw: int) -> int:
-        return super()._hook_continuations_earned(tile, False, raw)
-
-
-class ScoringDoubleContinuesTwice(Match):
-    def _hook_continuations_earned(self, tile: Tile, from_drawn: bool, raw: int) -> int:
-        n = super()._hook_continuations_earned(tile, from_drawn, raw)
-        return 2 if n and tile.is_double and raw > 0 else n
-
-
-class MatchEndsOnlyAtHandEnd(Match):
-    def _hook_placement_ends_match(self, side: int) -> bool:
-        return False
-
-
-class SettledAfterMatchEnd(Match):
-    def _hook_settle_after_match_end(self) -> bool:
-        return True
-
-
+# -- the misreadings, one hook each: the shipped mutant engines (fives/play_mutants.py) ------------
+_BY_NAME = {m.name: m for m in PLAY_MUTANTS}
 MISREADINGS = {
-    "remainder 2 rounded up": {"settlement": RemainderTwoRoundsUp},
-    "remainder 3 rounded down": {"settlement": RemainderThreeRoundsDown},
-    "partners' hands merged before rounding": {"settlement": PartnersMergedBeforeRounding},
-    "a drawn tile earns a continuation": {"match": DrawnTileContinues},
-    "a scoring double earns two continuations": {"match": ScoringDoubleContinuesTwice},
-    "the match ends only at the end of the hand": {"match": MatchEndsOnlyAtHandEnd},
-    "settlement applied after the match ended": {"match": SettledAfterMatchEnd},
-    "tied winners split the award": {"settlement": TiedWinnersSplit},
-    "the winner's partner's tiles counted in the award": {"settlement": WinnersPartnerCounted},
+    "remainder 2 rounded up": _BY_NAME["remainder-2-rounds-up"].hooks(),
+    "remainder 3 rounded down": _BY_NAME["remainder-3-rounds-down"].hooks(),
+    "partners' hands merged before rounding": _BY_NAME["partners-merged"].hooks(),
+    "a drawn tile earns a continuation": _BY_NAME["drawn-tile-continues"].hooks(),
+    "a scoring double earns two continuations": _BY_NAME["scoring-double-twice"].hooks(),
+    "the match ends only at the end of the hand": _BY_NAME["match-ends-at-hand-end"].hooks(),
+    "settlement applied after the match ended": _BY_NAME["settle-after-match-end"].hooks(),
+    "tied winners split the award": _BY_NAME["tied-winners-split"].hooks(),
+    "the winner's partner's tiles counted in the award": _BY_NAME["winner-partner-counted"].hooks(),
 }
 
 

@@ -7,7 +7,7 @@ from typing import Any, Callable
 
 from ..evaluate import evaluate
 from ..kinds import canonical
-from ..layout import IllegalCode, IllegalPlacement, Layout, Placement
+from ..layout import IllegalCode, IllegalPlacement, Placement
 from ..rules import GameRules
 from ..tiles import ALL_TILES, Side
 from .layouts import LAYOUT_GENERATORS, _play
