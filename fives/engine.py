@@ -156,6 +156,7 @@ class _Process:
         self._stderr_lock = threading.Lock()  # the tail is read while the reader thread appends
         self._partial = b""
         self._partial_lock = threading.Lock()
+        self._stderr_busy = False  # the stderr reader holds a chunk it has not appended yet
         threading.Thread(target=self._read_stdout, daemon=True).start()
         self._stderr_reader = threading.Thread(target=self._read_stderr, daemon=True)
         self._stderr_reader.start()
@@ -194,12 +195,14 @@ class _Process:
     def _read_stderr(self) -> None:
         assert self.proc.stderr is not None
         while chunk := self.proc.stderr.read1(65536) if hasattr(self.proc.stderr, "read1") else self.proc.stderr.read(65536):
+            self._stderr_busy = True
             with self._stderr_lock:
                 self._stderr.append(chunk)
                 self._stderr_size += len(chunk)
                 # drop old chunks, but always keep at least STDERR_KEEP bytes of tail
                 while self._stderr_size - len(self._stderr[0]) >= STDERR_KEEP:
                     self._stderr_size -= len(self._stderr.popleft())
+            self._stderr_busy = False
 
     def stderr_tail(self) -> str:
         # first let the reader thread take in what the engine wrote before it replied or exited
@@ -212,6 +215,10 @@ class _Process:
                     time.sleep(0.005)
             except (ValueError, OSError):
                 pass
+            # the pipe is drained, but the reader may hold a chunk it has not appended yet
+            time.sleep(0.01)
+            while self._stderr_busy and time.monotonic() < deadline:
+                time.sleep(0.002)
         with self._stderr_lock:
             tail = b"".join(self._stderr)
         return tail[-STDERR_KEEP:].decode("utf-8", "replace")

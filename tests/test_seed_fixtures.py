@@ -20,7 +20,10 @@ def test_lint_passes_and_ids_unique():
     assert count == len(CASES) == len({c.id for c in CASES})
 
 
-@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+QUICK = [c for c in CASES if "slow" not in c.tags]  # deep perft rows: benchmarks/perft.py --table
+
+
+@pytest.mark.parametrize("case", QUICK, ids=[c.id for c in QUICK])
 def test_case_passes_on_reference_engine(case):
     kind = KINDS[case.kind]
     assert kind.compare(case.expect, kind.run(load_rules(case.game), case.input, {})) == []
