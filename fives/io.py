@@ -68,3 +68,19 @@ def schema_error(name: str, e: jsonschema.ValidationError, prefix: str = "") -> 
 def dump_json(obj: Any) -> str:
     """Compact, key-order-preserving JSON for one output line."""
     return json.dumps(obj, ensure_ascii=False, separators=(", ", ": "))
+
+
+def write_output(text: str, out: str | Path) -> None:
+    """Write `text` to `out` (`-`: standard output); any failure is a one-line UserError."""
+    if str(out) == "-":
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return
+    try:
+        Path(out).write_text(text, encoding="utf-8")
+    except FileNotFoundError:
+        raise UserError(f"{out}: cannot write: its folder does not exist") from None
+    except IsADirectoryError:
+        raise UserError(f"{out}: is a directory") from None
+    except OSError as e:
+        raise UserError(f"{out}: cannot write ({e.strerror})") from None

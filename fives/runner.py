@@ -4,7 +4,6 @@ from __future__ import annotations
 import fnmatch
 import json
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Callable, Iterable, TextIO
 
 import yaml
@@ -12,7 +11,7 @@ import yaml
 from .engine import Engine, Outcome
 from .errors import UserError
 from .fixtures import Case
-from .io import load_data
+from .io import load_data, write_output
 from .kinds import Kind
 
 
@@ -122,7 +121,7 @@ def write_known_failures(path: str, results: list[CaseResult]) -> int:
     text = ("# Known failures: case ID -> reason. Listed cases do not fail the run; a listed case\n"
             "# that passes again is reported. Written by `fives conformance run --write-known-failures`.\n")
     text += yaml.safe_dump({"known_failures": dict(sorted(table.items()))}, allow_unicode=True, sort_keys=False, width=200)
-    Path(path).write_text(text, encoding="utf-8")
+    write_output(text, path)
     return len(table)
 
 

@@ -6,13 +6,33 @@ from pathlib import Path
 
 import click
 
-from ..engine import Engine, EngineStartError, OneShotEngine, ProcessEngine, ReferenceEngine
-from ..errors import EXIT_BAD_INPUT, EXIT_ENGINE, EXIT_FAILURES, EXIT_INTERRUPTED, UserError
+from ..engine import (
+    Engine,
+    EngineStartError,
+    OneShotEngine,
+    ProcessEngine,
+    ReferenceEngine,
+)
+from ..errors import (
+    EXIT_BAD_INPUT,
+    EXIT_ENGINE,
+    EXIT_FAILURES,
+    EXIT_INTERRUPTED,
+    UserError,
+)
 from ..fixtures import lint, load_cases
+from ..io import write_output
 from ..kinds import load_kinds
 from ..progress import Progress
 from ..reports import FORMATS, human
-from ..runner import CaseResult, Filters, ResultStream, load_known_failures, run_cases, write_known_failures
+from ..runner import (
+    CaseResult,
+    Filters,
+    ResultStream,
+    load_known_failures,
+    run_cases,
+    write_known_failures,
+)
 
 
 @click.group("conformance")
@@ -113,7 +133,7 @@ def run_cmd(command: str | None, oneshot: bool, timeout: float, validate: bool, 
         for fmt, path in targets:
             text = FORMATS[fmt](done, handshake, interrupted)
             if path:
-                Path(path).write_text(text, encoding="utf-8")
+                write_output(text, path)
             else:
                 click.echo(text)
         if write_known:

@@ -1,13 +1,12 @@
 """`fives play`, `fives replay`, `fives tally`: self-play matches, their records, score records."""
 from __future__ import annotations
 
-import sys
-from pathlib import Path
 from typing import Any
 
 import click
 
 from ..errors import UserError
+from ..io import write_output
 from ..rules import GameRules, game_ids, load_rules
 
 
@@ -98,13 +97,9 @@ def play_cmd(game: str, players: int, partnerships: bool, seed: int, strategies:
     echo_err = out == "-"  # the record owns stdout then
     for line in (lines[-1:] if quiet else lines):
         click.echo(line, err=echo_err)
-    if out == "-":
-        sys.stdout.write(text)
-    elif out:
-        try:
-            Path(out).write_text(text, encoding="utf-8")
-        except OSError as e:
-            raise UserError(f"{out}: cannot write ({e.strerror})") from None
+    if out:
+        write_output(text, out)
+    if out and out != "-":
         if not quiet:
             click.echo(f"record: {out} ({len(events)} lines)")
 

@@ -9,6 +9,7 @@ from typing import Any, Iterator
 import click
 
 from ..errors import EXIT_BAD_INPUT, EXIT_FAILURES, UserError
+from ..io import write_output
 from ..rules import game_ids
 
 
@@ -23,14 +24,9 @@ def _progress(total: int, label: str) -> Iterator[Any]:
 
 
 def _write(text: str, out: str) -> None:
-    if out == "-":
-        click.echo(text, nl=False)
-        return
-    try:
+    if out != "-":
         Path(out).parent.mkdir(parents=True, exist_ok=True)
-        Path(out).write_text(text, encoding="utf-8")
-    except OSError as e:
-        raise UserError(f"{out}: cannot write ({e.strerror})") from None
+    write_output(text, out)
 
 
 def _as_json(out: str, json_flag: bool) -> bool:

@@ -2,32 +2,16 @@
 from __future__ import annotations
 
 import re
-import sys
 from pathlib import Path
 from typing import Any
 
 import click
 
 from ..errors import EXIT_FAILURES, UserError
+from ..io import write_output
 from ..rules import game_ids, load_rules
 
 PAGE = re.compile(r"^(\d+)x(\d+)$")
-
-
-def write_output(text: str, out: str) -> None:
-    """Write to OUT (`-`: standard output); a missing folder or unwritable file is a UserError."""
-    if out == "-":
-        sys.stdout.write(text)
-        sys.stdout.flush()
-        return
-    try:
-        Path(out).write_text(text, encoding="utf-8")
-    except FileNotFoundError:
-        raise UserError(f"{out}: cannot write: its folder does not exist") from None
-    except IsADirectoryError:
-        raise UserError(f"{out}: is a directory") from None
-    except OSError as e:
-        raise UserError(f"{out}: cannot write ({e.strerror})") from None
 
 
 def _page(text: str | None) -> tuple[int, int]:
