@@ -10,7 +10,7 @@ from .tiles import parse_side, parse_tile
 PLACEMENT_KEYS = {"tile", "to", "side"}
 
 
-def parse_placement(record: object, index: int, opening: bool | None = None) -> Placement:
+def parse_placement(record: object, index: int) -> Placement:
     """A placement record (`{tile}` or `{tile, to, side}`) as a Placement, or IllegalPlacement."""
     if not isinstance(record, dict):
         raise IllegalPlacement(IllegalCode.MALFORMED_PLACEMENT,

@@ -33,9 +33,9 @@ def next_leader(rules: GameRules, previous: dict[str, Any] | None) -> dict[str, 
     """`lot` for the first hand and after a blocked hand; else whoever played the last tile."""
     lead = rules.raw["lead"]
     if previous is None:
-        return {"leader": "lot" if lead["first_hand"] == "lot" else lead["first_hand"]}
+        return {"leader": lead["first_hand"]}  # the schema allows only "lot"
     if previous["ended"] == "blocked":
-        return {"leader": "lot" if lead["after_blocked"] == "lot" else lead["after_blocked"]}
+        return {"leader": lead["after_blocked"]}
     return {"leader": int(previous["last_tile_seat"])}
 
 
