@@ -51,12 +51,14 @@ def puzzles() -> None:
 @click.option("--count", type=click.IntRange(min=0), required=True, help="Number of puzzles.")
 @click.option("--seed", type=click.IntRange(min=0), required=True, help="Random seed: same seed, same bytes.")
 @click.option("--difficulty", type=click.IntRange(1, 5), help="Target grade 1 (easy) .. 5 (fiendish).")
+@click.option("--theme", metavar="THEME", help="Keep only puzzles with this theme tag (see spec/puzzles.md, "
+              "'Themes'); a theme the games and kind can never show is refused.")
 @click.option("--order", type=click.Choice(["generated", "difficulty"]), default="generated", show_default=True,
               help="Order of the puzzles in the file (difficulty: by grade, then score, stable).")
 @click.option("--out", required=True, help="Output file (.yaml, or .json for JSON; - for stdout).")
 @click.option("--json", "json_flag", is_flag=True, help="Write JSON whatever the file name.")
 def generate_cmd(games: tuple[str, ...], kind: str | None, count: int, seed: int, difficulty: int | None,
-                 order: str, out: str, json_flag: bool) -> None:
+                 theme: str | None, order: str, out: str, json_flag: bool) -> None:
     """Generate COUNT puzzles, each proven unique by z3 and by brute-force count."""
     from ..puzzles.generate import Stats, generate_set
     from ..puzzles.model import dumps
@@ -65,7 +67,7 @@ def generate_cmd(games: tuple[str, ...], kind: str | None, count: int, seed: int
         raise UserError("a --game is given twice")
     stats = Stats()
     with _progress(count, "generating") as tick:
-        pset = generate_set(list(games), kind, count, seed, difficulty, progress=tick, stats=stats)
+        pset = generate_set(list(games), kind, count, seed, difficulty, progress=tick, stats=stats, theme=theme)
     if order == "difficulty":
         pset.puzzles.sort(key=lambda p: (p.difficulty.grade, p.difficulty.score))
     _write(dumps(pset.to_dict(), _as_json(out, json_flag)), out)

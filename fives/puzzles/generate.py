@@ -20,7 +20,8 @@ from .brute import DEFAULT_BUDGET, Enumeration, TooLarge, enumerate_answers
 from .grade import LABELS, difficulty
 from .model import Problem, Puzzle, PuzzleSet
 from .space import canonical_placements
-from .verify import replay, themes
+from .themes import reachable, themes
+from .verify import replay
 
 #: Size ranges per kind: (table tiles, hand tiles) for single and turn, tiles to place for build.
 #: Row d is used for target difficulty d; row 0 when no difficulty is asked for.
@@ -98,9 +99,10 @@ class Stats:
 
 
 def generate_one(rules: GameRules, kind: str, seed: int, target_difficulty: int | None,
-                 stats: Stats | None = None, budget: int = DEFAULT_BUDGET, exclude: frozenset[str] = frozenset()
-                 ) -> Puzzle:
-    """One puzzle, its uniqueness proven by z3 and counted by brute force."""
+                 stats: Stats | None = None, budget: int = DEFAULT_BUDGET, exclude: frozenset[str] = frozenset(),
+                 theme: str | None = None) -> Puzzle:
+    """One puzzle, its uniqueness proven by z3 and counted by brute force; with `theme`, only
+    a puzzle carrying that theme tag is kept (a theme is never traded for a nearer grade)."""
     from .z3model import PuzzleModel
 
     stats = stats or Stats()
@@ -126,13 +128,17 @@ def generate_one(rules: GameRules, kind: str, seed: int, target_difficulty: int 
             solution, pts = enum.first[key]
             d = difficulty(problem, solution, enum)
             puzzle = Puzzle(problem, problem.puzzle_id(), solution, pts, d, themes(problem, solution, d.features), seed)
+            if theme is not None and theme not in puzzle.themes:
+                continue
             if target_difficulty is None or d.grade == target_difficulty:
                 return _proven(puzzle, PuzzleModel)
             gap = abs(d.grade - target_difficulty)
             if nearest is None or gap < nearest[0]:
                 nearest = (gap, puzzle)
     if nearest is None:
-        raise UserError(f"could not generate a {kind} puzzle for {rules.id} from seed {seed}")
+        tagged = f" with theme {theme!r}" if theme else ""
+        raise UserError(f"could not generate a {kind} puzzle{tagged} for {rules.id} from seed {seed} "
+                        f"in {MAX_ATTEMPTS} positions")
     stats.fallback += 1
     return _proven(nearest[1], PuzzleModel)
 
@@ -164,18 +170,29 @@ def plan(games: Iterable[str], kind: str | None, count: int) -> list[tuple[str, 
     return out
 
 
+def themed_plan(games: list[str], kind: str | None, count: int, theme: str) -> list[tuple[str, str]]:
+    """Like `plan`, over only the (game, kind) pairs where `theme` can occur."""
+    plan(games, kind, 0)  # the same checks of --kind against the games
+    pairs = [(g, k) for g in games for k in ((kind,) if kind else kinds_for(load_rules(g)))
+             if reachable(theme, [g], k) is None]
+    return [pairs[i % len(pairs)] for i in range(count)] if pairs else []
+
+
 def generate_set(games: list[str], kind: str | None, count: int, seed: int, target_difficulty: int | None,
-                 progress: Callable[[int], None] | None = None, stats: Stats | None = None) -> PuzzleSet:
+                 progress: Callable[[int], None] | None = None, stats: Stats | None = None,
+                 theme: str | None = None) -> PuzzleSet:
     if target_difficulty is not None and target_difficulty not in LABELS:
         raise UserError(f"--difficulty must be one of {', '.join(map(str, LABELS))}, got {target_difficulty}")
+    if theme is not None and (why := reachable(theme, games, kind)):
+        raise UserError(why)
     stats = stats or Stats()
-    jobs = plan(games, kind, count)
+    jobs = plan(games, kind, count) if theme is None else themed_plan(games, kind, count, theme)
     kinds = tuple(sorted({k for _, k in jobs}, key=("single", "turn", "build").index))
     out = PuzzleSet(games=tuple(games), seed=seed, kinds=kinds, difficulty=target_difficulty)
     seen: set[str] = set()
     for i, (g, k) in enumerate(jobs):
         s = puzzle_seed(seed, g, k, target_difficulty, i)
-        pz = generate_one(load_rules(g), k, s, target_difficulty, stats, exclude=frozenset(seen))
+        pz = generate_one(load_rules(g), k, s, target_difficulty, stats, exclude=frozenset(seen), theme=theme)
         seen.add(pz.id)
         out.puzzles.append(pz)
         if progress:

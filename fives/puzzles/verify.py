@@ -4,11 +4,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..layout import IllegalPlacement, Placement
-from ..tiles import Side
 from .brute import DEFAULT_BUDGET, TooLarge, count_solutions, enumerate_answers
 from .grade import difficulty
 from .model import Problem, Puzzle
 from .space import canonical_placements, grants_continuation, is_mirror, matches, points, start
+from .themes import themes  # noqa: F401 - re-exported: the generator and verify share one definition
 
 
 class BadPuzzle(Exception):
@@ -55,45 +55,6 @@ def replay(problem: Problem, solution: tuple[Placement, ...]) -> tuple[int, ...]
     if not matches(problem, tuple(pts)):
         raise BadPuzzle(f"the solution scores {list(pts)}, not the target {problem.target}")
     return tuple(pts)
-
-
-def themes(problem: Problem, solution: tuple[Placement, ...], feats: dict[str, int]) -> tuple[str, ...]:
-    """Tags a book or a filter can use, read off the replayed solution."""
-    rules, layout = problem.rules, start(problem)
-    out: set[str] = set()
-    left = set(problem.tiles)
-    for i, p in enumerate(solution):
-        raw = layout.push(p)
-        left.discard(p.tile)
-        if p.side is not None and p.side.is_branch:
-            out.add("branch")
-        if p.to is not None and p.to.is_double and p.side in (Side.LINE_A, Side.LINE_B) \
-                and layout.placed(p.to).lines_occupied():
-            out.add("closes-double")
-        if p.tile.is_double:
-            out.add("opening-double" if p.to is None else "plays-double")
-        if problem.kind == "turn" and i < len(solution) - 1:
-            out.add("double-continuation" if p.tile.is_double and raw == 0 else "scoring-continuation")
-        if problem.kind == "build" and raw == 0:
-            out.add("silent-placement")
-    for c in layout.contributions():
-        if c.side is not None and c.side.is_branch:
-            out.add("spinner-half")  # a Sniff branch side still open counts one half
-        if c.value == 0 and c.tile in problem.tiles:
-            out.add("zero-end")
-    if problem.kind == "turn":
-        last = solution[-1]
-        if not left:
-            out.add("ends-empty-hand")
-        elif grants_continuation(rules, last.tile, layout.raw):
-            out.add("ends-blocked")
-        else:
-            out.add("ends-no-score")
-    if feats.get("greedy_fails"):
-        out.add("greedy-trap")
-    if feats.get("near_misses"):
-        out.add("near-miss")
-    return tuple(sorted(out))
 
 
 @dataclass
