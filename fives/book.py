@@ -62,16 +62,28 @@ class BookPuzzle:
     solution_points: tuple[int, ...]
     grade: int
     label: str
+    themes: tuple[str, ...] = ()
 
 
-def from_puzzles(puzzles: Iterable[object]) -> list[BookPuzzle]:
-    """`fives.puzzles.model.Puzzle` objects as book entries."""
+def from_puzzles(puzzles: Iterable[object], name: str = "puzzle set") -> list[BookPuzzle]:
+    """`fives.puzzles.model.Puzzle` objects as book entries. The points the book prints are
+    recomputed by replaying each solution through the engine: a puzzle whose solution does
+    not replay, or whose stated `solution_points` differ, is a UserError naming it."""
+    from .puzzles.verify import BadPuzzle, replay
+
     out = []
     for pz in puzzles:
         p = pz.problem  # type: ignore[attr-defined]
+        try:
+            points = replay(p, tuple(pz.solution))  # type: ignore[attr-defined]
+        except BadPuzzle as e:
+            raise UserError(f"{name}: puzzle {pz.id}: {e}") from None  # type: ignore[attr-defined]
+        if points != tuple(pz.solution_points):  # type: ignore[attr-defined]
+            raise UserError(f"{name}: puzzle {pz.id}: solution_points "  # type: ignore[attr-defined]
+                            f"{list(pz.solution_points)} but the engine scores {list(points)}")  # type: ignore[attr-defined]
         out.append(BookPuzzle(pz.id, p.game, p.kind, tuple(p.layout), tuple(p.tiles), p.target,  # type: ignore[attr-defined]
-                              tuple(pz.solution), tuple(pz.solution_points),  # type: ignore[attr-defined]
-                              pz.difficulty.grade, pz.difficulty.label))  # type: ignore[attr-defined]
+                              tuple(pz.solution), points,  # type: ignore[attr-defined]
+                              pz.difficulty.grade, pz.difficulty.label, tuple(pz.themes)))  # type: ignore[attr-defined]
     return out
 
 

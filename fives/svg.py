@@ -189,15 +189,20 @@ def legend_svg(text: str = "Marks in the diagrams") -> str:
             + "".join(_legend(4, 2, text)) + "</svg>")
 
 
-def render_layout(layout: Layout, *, legend: bool = True, title: str | None = None,
-                  page: tuple[int, int] = DEFAULT_PAGE, new: frozenset[Tile] = frozenset()) -> str:
-    """The SVG document for `layout` (an empty layout gives an empty picture with its legend)."""
+def arranged(layout: Layout, page: tuple[int, int] = DEFAULT_PAGE) -> tuple[list[Mark], Arrangement]:
+    """The marks of `layout` and where its tiles lie, each mark's square kept free."""
     marks = layout_marks(layout)
     marked: dict[Tile, set[Side]] = {}
     for m in marks:
         if m.at is not None:
             marked.setdefault(m.tile, set()).add(m.at)
-    arr = arrange(layout, marked, page)
+    return marks, arrange(layout, marked, page)
+
+
+def render_layout(layout: Layout, *, legend: bool = True, title: str | None = None,
+                  page: tuple[int, int] = DEFAULT_PAGE, new: frozenset[Tile] = frozenset()) -> str:
+    """The SVG document for `layout` (an empty layout gives an empty picture with its legend)."""
+    marks, arr = arranged(layout, page)
     content = arr.content() if arr.tiles else Box(0, 0, 0, 0)
     cv = _Canvas(content)
     width = content.width * PX + 2 * MARGIN

@@ -19,6 +19,7 @@ from fives.tiles import ALL_TILES, Side
 NODE = shutil.which("node")
 pytestmark = pytest.mark.skipif(NODE is None, reason="node (Node.js 18+) is not installed: the JS example engine cannot run")
 ENGINE = "node conformance/examples/js-engine/engine.js"
+KINDS = ("evaluate", "legal-placements")  # what the example engine declares
 
 
 def conformance_run(tmp_path, *extra: str) -> tuple[subprocess.CompletedProcess[str], dict]:
@@ -37,15 +38,15 @@ def test_every_evaluate_case_passes_and_the_rest_is_skipped(tmp_path, mode, root
     proc, report = conformance_run(tmp_path, *mode, *extra)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert report["engine"]["engine"] == {"name": "fives-js-example", "version": "1.0.0", "language": "javascript"}
-    assert report["engine"]["capabilities"] == ["evaluate"]
+    assert report["engine"]["capabilities"] == list(KINDS)
     cases = report["cases"]
-    evaluate_ids = {c.id for c in load_cases(roots) if c.kind == "evaluate"}
+    evaluate_ids = {c.id for c in load_cases(roots) if c.kind in KINDS}
     assert evaluate_ids, "the default fixtures have evaluate cases"
-    assert {c["id"] for c in cases if c["kind"] == "evaluate"} == evaluate_ids
+    assert {c["id"] for c in cases if c["kind"] in KINDS} == evaluate_ids
     for c in cases:
-        want = "passed" if c["kind"] == "evaluate" else "skipped"
+        want = "passed" if c["kind"] in KINDS else "skipped"
         assert c["status"] == want, (c["id"], c.get("diff"), c.get("message"))
-    others = [c for c in cases if c["kind"] != "evaluate"]
+    others = [c for c in cases if c["kind"] not in KINDS]
     assert all("does not declare capability" in c["message"] for c in others)
     n = len(evaluate_ids)
     assert f"{n} passed, 0 failed, 0 errored, {len(others)} skipped" in proc.stdout
@@ -75,7 +76,7 @@ def test_js_engine_agrees_with_the_reference_on_random_layouts():
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
     replies = [json.loads(line) for line in proc.stdout.splitlines()]
-    assert len(replies) == len(requests) + 1 and replies[0]["capabilities"] == ["evaluate"]
+    assert len(replies) == len(requests) + 1 and replies[0]["capabilities"] == list(KINDS)
     errors = 0
     for i, ((game, recs), reply) in enumerate(zip(requests, replies[1:])):
         assert reply["id"] == f"r{i}"
@@ -86,6 +87,35 @@ def test_js_engine_agrees_with_the_reference_on_random_layouts():
             want["error"].pop("message")
         assert got == want, (game, recs)
     assert 100 < errors < len(requests) - 100  # both legal and illegal layouts were compared
+
+
+def test_js_legal_placements_agree_with_the_reference_on_random_layouts():
+    # the puzzle page (fives book --interactive) offers exactly these placements to click
+    rng = random.Random(20261201)
+    requests = []
+    for i in range(400):
+        game = ("american-sniff", "horse-race")[i % 2]
+        layout = random_layout(game, rng)
+        rest = [t for t in ALL_TILES if t not in layout.tiles]
+        hand = rng.sample(rest, min(len(rest), rng.randint(0, 7)))
+        inp = {"layout": [p.to_dict() for p in layout.history()], "hand": [str(t) for t in hand],
+               "boneyard": rng.choice([0, 3])}
+        requests.append((game, inp, layout.legal_placements(hand)))
+    lines = [json.dumps({"id": "hello", "type": "hello", "protocol": 1})]
+    lines += [json.dumps({"id": f"r{i}", "type": "legal-placements", "game": g, "input": inp})
+              for i, (g, inp, _) in enumerate(requests)]
+    proc = subprocess.run(ENGINE.split(), cwd=ROOT, input="\n".join(lines) + "\n",
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    replies = [json.loads(line) for line in proc.stdout.splitlines()][1:]
+    placed = 0
+    for (game, inp, want), reply in zip(requests, replies, strict=True):
+        got = reply["result"]
+        key = lambda d: json.dumps(d, sort_keys=True)  # noqa: E731 - placements compare as a multiset
+        assert sorted(map(key, got["placements"])) == sorted(key(p.to_dict()) for p in want), (game, inp)
+        assert (got["draw"], got["pass"]) == ((False, False) if want else (inp["boneyard"] > 0, inp["boneyard"] == 0))
+        placed += bool(want)
+    assert 100 < placed < len(requests)  # both hands that fit and hands that do not
 
 
 def test_protocol_edges():

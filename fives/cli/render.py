@@ -26,21 +26,18 @@ def _page(text: str | None) -> tuple[int, int]:
 
 
 def find_fixture(case_id: str) -> tuple[str, list[Any], str]:
-    """(game, placements, where) of the fixture case `case_id` under conformance/fixtures/."""
-    from .. import paths
-    from ..fixtures import display_name, fixture_files
-    from ..io import load_data
+    """(game, placements, where) of the conformance case `case_id`: any case `fives conformance
+    run` runs by default (fixtures, golden suites, perft table), so an ID a failing run prints
+    can be drawn. A play case draws its `layout`."""
+    from ..fixtures import default_roots, load_cases
 
-    for f in fixture_files([paths.FIXTURES]) if paths.FIXTURES.is_dir() else []:
-        data, _ = load_data(f)
-        name = display_name(f)
-        for case in (data.get("cases") or []) if isinstance(data, dict) else []:
-            if isinstance(case, dict) and case.get("id") == case_id:
-                placements = (case.get("input") or {}).get("placements")
-                if not isinstance(placements, list):
-                    raise UserError(f"{name}: case {case_id}: its input has no placements to draw")
-                return str(case.get("game")), placements, f"{name}: case {case_id}"
-    raise UserError(f"no fixture case {case_id!r} under {paths.FIXTURES}")
+    for case in load_cases(default_roots()):
+        if case.id == case_id:
+            placements = case.input.get("placements", case.input.get("layout"))
+            if not isinstance(placements, list):
+                raise UserError(f"{case.file}: case {case_id}: its input has no placements to draw")
+            return case.game, placements, f"{case.file}: case {case_id}"
+    raise UserError(f"no fixture case {case_id!r} under {', '.join(str(r) for r in default_roots())}")
 
 
 def find_puzzle(ref: str, solution: bool) -> tuple[str, list[Any], list[Any], str]:
@@ -63,7 +60,7 @@ def find_puzzle(ref: str, solution: bool) -> tuple[str, list[Any], list[Any], st
 
 
 @click.command("render")
-@click.argument("file", required=False, type=click.Path(allow_dash=True, dir_okay=False))
+@click.argument("file", required=False, type=click.Path(allow_dash=True))
 @click.option("--game", help=f"Game id: {', '.join(game_ids())} (taken from the case with --fixture/--puzzle).")
 @click.option("--fixture", "fixture_id", metavar="ID", help="Draw the layout of this conformance fixture case.")
 @click.option("--puzzle", "puzzle_ref", metavar="FILE#ID", help="Draw the table of puzzle ID in a puzzle set.")
@@ -124,23 +121,43 @@ def render_cmd(file: str | None, game: str | None, fixture_id: str | None, puzzl
 
 
 @click.command("book")
-@click.argument("puzzleset", type=click.Path(allow_dash=True, dir_okay=False))
+@click.argument("puzzleset", type=click.Path(allow_dash=True))
 @click.option("--out", "out", default="-", show_default=True, metavar="book.html", help="Where to write the HTML (- for stdout).")
 @click.option("--title", default="Fives puzzle book", show_default=True, help="The book's title.")
-def book_cmd(puzzleset: str, out: str, title: str) -> None:
+@click.option("--interactive", is_flag=True,
+              help="Make a playable page instead: click a hand tile, then a highlighted position; the page's "
+                   "embedded JavaScript engine scores each placement, checks every stated answer on load "
+                   "(data-verified on <body>) and plays the solution on request. Still one offline file that prints.")
+@click.option("--theme", "theme_names", multiple=True, metavar="THEME",
+              help="Only puzzles tagged with this theme (repeat for any of several); see spec/puzzles.md, 'Themes'.")
+def book_cmd(puzzleset: str, out: str, title: str, interactive: bool, theme_names: tuple[str, ...]) -> None:
     """Make a printable HTML puzzle book from PUZZLESET (a `fives-puzzles/1` file): one card
     per puzzle with its diagram, hand, target and difficulty; solutions with their diagrams
     at the back; inline SVG, no external files; cards never split across printed pages.
-    Exit 2 for bad input.
+    With --interactive, a page to play the puzzles in a browser (offline, from file://).
+    Exit 2 for bad input (also for an unknown theme, or a theme no puzzle of the set has).
     """
     from ..book import from_puzzles, render_book
     from ..progress import Progress
     from ..puzzles.model import load_set
+    from ..puzzles.themes import THEMES
 
     _, entries, name = load_set(puzzleset)
-    puzzles = from_puzzles(pz for _, pz in entries)
+    puzzles = from_puzzles((pz for _, pz in entries), name)  # recomputes the points it prints
+    for t in theme_names:
+        if t not in THEMES:
+            raise UserError(f"unknown theme {t!r}: one of {', '.join(THEMES)}")
+    if theme_names:
+        puzzles = [p for p in puzzles if set(theme_names) & set(p.themes)]
+        if not puzzles:
+            raise UserError(f"{name}: no puzzle has the theme {' or '.join(map(repr, theme_names))}")
     with Progress(2 * len(puzzles), "book") as bar:
-        html = render_book(puzzles, title, bar.advance, source=Path(name).name)
+        if interactive:
+            from ..play_page import render_play_page
+
+            html = render_play_page(puzzles, title, bar.advance, source=Path(name).name)
+        else:
+            html = render_book(puzzles, title, bar.advance, source=Path(name).name)
     write_output(html, out)
 
 
@@ -150,7 +167,7 @@ def book_cmd(puzzleset: str, out: str, title: str) -> None:
               help="One side's score, repeat per side: a total (135) or its changes in order (5+10+3, 50-15), "
                    "in the game's unit (raw for Sniff, displayed for Horse Race).")
 @click.option("--label", "labels", multiple=True, help="A name per side, in the order of --score.")
-@click.option("--record", "record", type=click.Path(allow_dash=True, dir_okay=False),
+@click.option("--record", "record", type=click.Path(allow_dash=True),
               help="Take every side's score history from a game record (it is replayed and checked first).")
 @click.option("--style", type=click.Choice(["tally", "board"]),
               help="tally: the Sniff paper tally; board: a cribbage-style pegging board. "

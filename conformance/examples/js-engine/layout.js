@@ -5,9 +5,15 @@
 
 // The only rule parameters layout evaluation needs (spec/games/<game>.yaml, copied by hand
 // because plain JavaScript has no YAML parser; a real engine would read the files).
+// `continuation`: which tiles played from hand let the turn go on (HR-CONT-1/2; none in Sniff).
 const GAMES = {
-  'american-sniff': { spinnerPolicy: 'first-double', openBranchCounts: 'one-half', displayDivisor: 1 },
-  'horse-race': { spinnerPolicy: 'every-double', openBranchCounts: 'zero', displayDivisor: 5 },
+  'american-sniff': {
+    spinnerPolicy: 'first-double', openBranchCounts: 'one-half', displayDivisor: 1, continuation: null,
+  },
+  'horse-race': {
+    spinnerPolicy: 'every-double', openBranchCounts: 'zero', displayDivisor: 5,
+    continuation: { fromHandDouble: true, fromHandScoring: true },
+  },
 };
 // Shared by the whole Fives family: a positive sum that is a multiple of 5 scores.
 const SCORE_MULTIPLE = 5;
@@ -72,8 +78,10 @@ function parseRecord(rec, index) {
 }
 
 class Layout {
+  /** `game`: a game id of GAMES, or a rules object of the same shape (the puzzle page passes
+   *  one built from spec/games/ by the Python package). */
   constructor(game) {
-    this.rules = GAMES[game];
+    this.rules = typeof game === 'string' ? GAMES[game] : game;
     this.nodes = new Map(); // key -> {tile, spinner, occupied: {side: key}, parent, parentSide, joinedSide}
     this.order = []; // keys in play order
     this.spinners = []; // keys in play order
@@ -137,6 +145,34 @@ class Layout {
     return sortEntries(out);
   }
 
+  /** Every legal placement of `tiles` (parsed tiles): on an empty table the opening with any
+   *  of them, otherwise each free side whose value the tile has (mirror sides included). */
+  legalPlacements(tiles) {
+    const out = [];
+    const free = this.order.length ? this.positions() : [];
+    for (const tile of tiles) {
+      if (this.nodes.has(tile.key)) continue;
+      if (!this.order.length) {
+        out.push({ tile: tile.key });
+        continue;
+      }
+      for (const p of free) {
+        if (tile.low === p.value || tile.high === p.value) out.push({ tile: tile.key, to: p.tile, side: p.side });
+      }
+    }
+    return out;
+  }
+
+  /** Undo the last placement (the puzzle page's undo; positions and sums are recounted anyway). */
+  undo() {
+    const key = this.order.pop();
+    if (key === undefined) return;
+    const node = this.nodes.get(key);
+    this.nodes.delete(key);
+    if (node.parent !== null) delete this.nodes.get(node.parent).occupied[node.parentSide];
+    if (this.spinners[this.spinners.length - 1] === key) this.spinners.pop();
+  }
+
   /** The counted ends: what enters the sum. */
   contributions() {
     const out = [];
@@ -168,6 +204,12 @@ class Layout {
       return { to: n.parent, side: n.parentSide, tile: key, tile_side: n.joinedSide };
     });
   }
+}
+
+/** Whether `tile`, just played from hand for `raw` points, lets the turn go on (HR-CONT-1/2). */
+function grantsContinuation(rules, tile, raw) {
+  const c = rules.continuation;
+  return Boolean(c && ((c.fromHandDouble && isDouble(tile)) || (c.fromHandScoring && raw > 0)));
 }
 
 function sortEntries(list) {
@@ -210,4 +252,4 @@ function evaluate(game, placements) {
   };
 }
 
-module.exports = { GAMES, evaluate };
+module.exports = { GAMES, Illegal, Layout, evaluate, grantsContinuation, parseRecord, parseTile };
