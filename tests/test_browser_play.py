@@ -179,3 +179,20 @@ def test_theme_filter_and_phone_width(page: Page, page_file: Path, puzzles: list
     shown = page.evaluate("[...document.querySelectorAll('article.puzzle')].filter(c => !c.hidden).length")
     assert shown == want
     assert page.errors() == []
+
+
+def test_page_prints_like_the_book(page: Page, page_file: Path, puzzles: list[Any]) -> None:  # noqa: F811
+    page.open(page_file.as_uri(), 800, 1000)
+    page.call("Emulation.setEmulatedMedia", media="print")
+    got = page.evaluate("""(() => ({
+        controls: getComputedStyle(document.querySelector('.controls')).display,
+        solutions: getComputedStyle(document.querySelector('section.solutions')).display,
+        cards: document.querySelectorAll('article.card').length,
+        tallest: Math.max(...[...document.querySelectorAll('article.card')].map(c => c.getBoundingClientRect().height))}))()""")
+    assert got["controls"] == "none" and got["solutions"] == "block"
+    assert got["cards"] == 2 * len(puzzles)
+    assert got["tallest"] < 267 * 96 / 25.4  # every card fits an A4 page inside the book's margins
+    page.call("Emulation.setEmulatedMedia", media="")
+    pdf = page.call("Page.printToPDF", printBackground=True, preferCSSPageSize=True)["data"]
+    assert len(pdf) > 1000
+    assert page.errors() == []
