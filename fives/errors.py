@@ -6,7 +6,8 @@ EXIT_OK = 0
 EXIT_FAILURES = 1  # a run finished and some case failed or errored
 EXIT_BAD_INPUT = 2  # bad input: malformed file, schema violation, illegal placement, unknown game
 EXIT_ENGINE = 3  # a third-party engine could not be started or never completed its handshake
-EXIT_INTERRUPTED = 130  # Ctrl-C; partial results are still reported
+EXIT_INTERRUPTED = 130  # Ctrl-C (SIGINT); partial results are still reported
+EXIT_TERMINATED = 143  # SIGTERM (128 + 15, how CI cancels a job): handled like Ctrl-C, reports still written
 
 
 class UserError(Exception):
@@ -15,3 +16,12 @@ class UserError(Exception):
     def __init__(self, message: str, exit_code: int = EXIT_BAD_INPUT) -> None:
         super().__init__(message)
         self.exit_code = exit_code
+
+    def __reduce__(self) -> tuple[type, tuple[str, int]]:
+        # keep the exit code when the error crosses a process boundary (--jobs, --dask workers)
+        return (type(self), (str(self), self.exit_code))
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised where Ctrl-C would be (`fives conformance run`): the same clean stop,
+    exit EXIT_TERMINATED."""

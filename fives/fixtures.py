@@ -1,19 +1,21 @@
 """Conformance fixture files: loading, schema validation and the lint."""
 from __future__ import annotations
 
+import hashlib
+import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
-import jsonschema
-
 from . import paths
-from .clauses import load_clauses
 from .errors import UserError
-from .io import load_data, load_json_schema
+from .fixture_cache import FixtureCache, cache_dir, entry_key
+from .io import parse_text, read_text
 from .kinds import Kind, load_kinds
+from .kinds.perft import is_slow as perft_is_slow
 from .rules import game_ids
-from .seed_examples import check_citation
+from .schema_check import SchemaSet, where
 
 FIXTURE_SUFFIXES = (".yaml", ".yml", ".json")
 
@@ -68,7 +70,8 @@ def perft_cases(data: dict[str, Any], name: str) -> list[Case]:
 
         def case(cid: str, placements: list[Any], depth: int, nodes: int, points: int, desc: str) -> Case:
             return Case(cid, "perft", game, clauses, source, {"placements": placements, "depth": depth},
-                        {"nodes": nodes, "points": points}, name, desc, ("slow",) if nodes > SLOW_NODES else ())
+                        {"nodes": nodes, "points": points}, name, desc,
+                        ("slow",) if nodes > SLOW_NODES or perft_is_slow(game, placements, depth) else ())
 
         for row in table["depths"]:
             cases.append(case(f"PERFT-{table['id']}-D{row['depth']}", start, row["depth"], row["nodes"],
@@ -91,60 +94,119 @@ def fixture_files(roots: Iterable[Path] | None = None) -> list[Path]:
         if root.is_file():
             out.append(root)
         elif root.is_dir():
-            out.extend(p for p in root.rglob("*") if p.suffix in FIXTURE_SUFFIXES and p.is_file()
-                       and "schema" not in p.parts and p.name != "manifest.yaml")
+            found = [p for p in root.rglob("*") if p.suffix in FIXTURE_SUFFIXES and p.is_file()
+                     and "schema" not in p.parts and p.name != "manifest.yaml"]
+            if not found:  # an empty suite must not pass as "0 passed"
+                raise UserError(f"{root}: no fixture file in this folder (*{', *'.join(FIXTURE_SUFFIXES)})")
+            out.extend(found)
         else:
             raise UserError(f"{root}: no such fixture file or folder")
     return sorted(set(out))
 
 
+#: Bump when what a cache entry holds, or how a file is validated, changes.
+LOADER_VERSION = "2"
+
+
 class Schemas:
-    """The envelope schema and one schema per kind, loaded once per run."""
+    """The envelope schema, the perft table schema and one schema per kind, compiled on first
+    use (a warm cache needs none of them)."""
 
     def __init__(self, kinds: dict[str, Kind]) -> None:
-        base = paths.CONFORMANCE_SCHEMAS
-        self.envelope = jsonschema.Draft202012Validator(load_json_schema(base / "fixtures.schema.json"))
-        self.perft = jsonschema.Draft202012Validator(load_json_schema(base / "perft.schema.json"))
-        self.kinds = {name: jsonschema.Draft202012Validator(load_json_schema(base / "kinds" / k.schema))
-                      for name, k in kinds.items()}
+        self.kinds = kinds
+        self.set = SchemaSet(paths.CONFORMANCE_SCHEMAS)
+
+    def fingerprint(self) -> str:
+        """Everything a file's validation depends on besides its own bytes: the schema files,
+        the kinds and their schemas, the games, the loader version."""
+        h = hashlib.sha256(f"{LOADER_VERSION}\0{PERFT_FORMAT}\0".encode())
+        for f in sorted(paths.CONFORMANCE_SCHEMAS.rglob("*.json")):
+            h.update(f"{f.relative_to(paths.CONFORMANCE_SCHEMAS).as_posix()}\0".encode())
+            h.update(f.read_bytes())
+        h.update(json.dumps({"kinds": {n: k.schema for n, k in sorted(self.kinds.items())},
+                             "games": game_ids()}).encode())
+        return h.hexdigest()
 
 
-def _first_error(validator: jsonschema.Draft202012Validator, data: Any) -> jsonschema.ValidationError | None:
-    return min(validator.iter_errors(data), key=lambda e: list(e.absolute_path), default=None)
-
-
-def load_file(path: Path, kinds: dict[str, Kind], schemas: Schemas) -> list[Case]:
-    """Parse and validate one file; UserError naming the file (and case ID) on any problem."""
-    data, name = load_data(path)
-    name = display_name(path)
+def validate_document(data: Any, name: str, kinds: dict[str, Kind], schemas: Schemas) -> None:
+    """UserError naming the file, the case ID, the key and the reason for the first problem."""
     if isinstance(data, dict) and data.get("format") == PERFT_FORMAT:
-        err = _first_error(schemas.perft, data)
+        err = schemas.set.check("perft.schema.json", data)
         if err is not None:
-            where = "/".join(str(p) for p in err.absolute_path) or "(top)"
-            raise UserError(f"{name}: perft table schema violation at {where}: {err.message}")
-        return perft_cases(data, name)
-    err = _first_error(schemas.envelope, data)
+            raise UserError(f"{name}: perft table schema violation at {where(err)}: {err.message}")
+        return
+    err = schemas.set.check("fixtures.schema.json", data)
     if err is not None:
-        where = "/".join(str(p) for p in err.absolute_path) or "(top)"
-        case_id = _case_id_at(data, err)
-        raise UserError(f"{name}{case_id}: schema violation at {where}: {err.message}")
-    cases = []
+        raise UserError(f"{name}{_case_id_at(data, err)}: schema violation at {where(err)}: {err.message}")
+    games = set(game_ids())
     for raw in data["cases"]:
         cid = raw["id"]
-        if raw["kind"] not in kinds:
+        kind = kinds.get(raw["kind"])
+        if kind is None:
             raise UserError(f"{name}: case {cid}: unknown kind {raw['kind']!r} (known: {', '.join(sorted(kinds))})")
-        if raw["game"] not in game_ids():
-            raise UserError(f"{name}: case {cid}: unknown game {raw['game']!r} (known: {', '.join(game_ids())})")
-        kerr = _first_error(schemas.kinds[raw["kind"]], {"input": raw["input"], "expect": raw["expect"]})
+        if raw["game"] not in games:
+            raise UserError(f"{name}: case {cid}: unknown game {raw['game']!r} (known: {', '.join(sorted(games))})")
+        kerr = schemas.set.check(f"kinds/{kind.schema}", {"input": raw["input"], "expect": raw["expect"]})
         if kerr is not None:
-            where = "/".join(str(p) for p in kerr.absolute_path) or "(top)"
-            raise UserError(f"{name}: case {cid}: {raw['kind']} schema violation at {where}: {kerr.message}")
-        cases.append(Case(cid, raw["kind"], raw["game"], tuple(raw["clauses"]), raw["source"], raw["input"],
-                          raw["expect"], name, raw.get("description", ""), tuple(raw.get("tags", ()))))
-    return cases
+            raise UserError(f"{name}: case {cid}: {raw['kind']} schema violation at {where(kerr)}: {kerr.message}")
 
 
-def _case_id_at(data: Any, err: jsonschema.ValidationError) -> str:
+def _tags(raw: dict[str, Any]) -> tuple[str, ...]:
+    """The case's tags; a perft case is `slow` when its own layout and depth make it big,
+    whatever `expect.nodes` it claims (fives.kinds.perft.is_slow)."""
+    tags = tuple(raw.get("tags", ()))
+    if raw["kind"] == "perft" and "slow" not in tags and perft_is_slow(
+            raw["game"], raw["input"].get("placements", []), raw["input"].get("depth")):
+        tags += ("slow",)
+    return tags
+
+
+def cases_of(data: dict[str, Any], name: str) -> list[Case]:
+    """The cases of a validated document (a fixture file or a perft table)."""
+    if data.get("format") == PERFT_FORMAT:
+        return perft_cases(data, name)
+    return [Case(raw["id"], raw["kind"], raw["game"], tuple(raw["clauses"]), raw["source"], raw["input"],
+                 raw["expect"], name, raw.get("description", ""), _tags(raw))
+            for raw in data["cases"]]
+
+
+def id_fragments(globs: Iterable[str]) -> tuple[str, ...] | None:
+    """For each ID glob, its longest literal run (`HR-SETTLE-` of `HR-SETTLE-*`): a file whose
+    text holds none of them holds no case those globs match. None when a glob has no literal
+    run or uses a `[...]` set (no file can be ruled out then)."""
+    out = []
+    for g in globs:
+        if "[" in g:
+            return None
+        run = max(re.split(r"[*?]", g), key=len)
+        if not run:
+            return None
+        out.append(run)
+    return tuple(out) or None
+
+
+def load_file(path: Path, kinds: dict[str, Kind], schemas: Schemas,
+              cache: FixtureCache | None = None, fingerprint: str = "",
+              fragments: tuple[str, ...] | None = None) -> list[Case]:
+    """Parse and validate one file (or take it from the cache); UserError naming the file
+    (and case ID) on any problem. With `fragments` (see id_fragments), a fixture file whose
+    text contains none of them is skipped unread: its cases' IDs are written out in it, while
+    a perft table's are derived, so a table is always read."""
+    text, _ = read_text(path)
+    if fragments is not None and PERFT_FORMAT not in text and not any(f in text for f in fragments):
+        return []
+    name = display_name(path)
+    key = entry_key(fingerprint, text.encode("utf-8")) if cache is not None else ""
+    data = cache.get(key) if cache is not None else None
+    if data is None:
+        data = parse_text(text, str(path))
+        validate_document(data, name, kinds, schemas)
+        if cache is not None:
+            cache.put(key, data)
+    return cases_of(data, name)
+
+
+def _case_id_at(data: Any, err: Any) -> str:
     p = list(err.absolute_path)
     if len(p) >= 2 and p[0] == "cases" and isinstance(p[1], int):
         try:
@@ -154,22 +216,39 @@ def _case_id_at(data: Any, err: jsonschema.ValidationError) -> str:
     return ""
 
 
-def load_cases(roots: Iterable[Path] | None = None) -> list[Case]:
+def load_cases(roots: Iterable[Path] | None = None, cache: FixtureCache | bool = True,
+               ids: Iterable[str] = ()) -> list[Case]:
+    """Every case under `roots` (default: fixtures, golden suites, perft table), in file order.
+    `cache`: True for the user's fixture cache (fives/fixture_cache.py), False for none.
+    `ids`: ID globs; when given, files that cannot hold a matching case may be left out (a
+    shortcut for `--id`: the caller still filters, and the duplicate-ID check then covers only
+    the files read)."""
+    roots = list(roots) if roots is not None else None
     kinds = load_kinds()
     schemas = Schemas(kinds)
+    store = cache if isinstance(cache, FixtureCache) else FixtureCache(cache_dir()) if cache else None
+    fingerprint = schemas.fingerprint() if store is not None else ""
+    misses_before = store.misses if store is not None else 0
     cases: list[Case] = []
     seen: dict[str, str] = {}
+    fragments = id_fragments(ids)
     for f in fixture_files(roots):
-        for c in load_file(f, kinds, schemas):
+        for c in load_file(f, kinds, schemas, store, fingerprint, fragments):
             if c.id in seen:
                 raise UserError(f"{c.file}: case {c.id}: duplicate ID (also in {seen[c.id]})")
             seen[c.id] = c.file
             cases.append(c)
+    if store is not None and store.misses > misses_before:
+        store.prune()
+    if not cases and roots is not None and fragments is None:
+        raise UserError(f"{', '.join(map(str, roots))}: no conformance case in these fixtures")
     return cases
 
 
 def lint(roots: Iterable[Path] | None = None) -> tuple[int, list[str]]:
     """(number of cases, problems): every file valid, IDs unique, clauses known, citations verbatim."""
+    from .clauses import load_clauses
+    from .seed_examples import check_citation
     problems: list[str] = []
     kinds = load_kinds()
     schemas = Schemas(kinds)
@@ -200,4 +279,6 @@ def lint(roots: Iterable[Path] | None = None) -> tuple[int, list[str]]:
                     why = check_citation(seed, c.source["heading"], c.source["quote"])
                     if why:
                         problems.append(f"{c.file}: case {c.id}: {why}")
+    if count == 0 and not problems:
+        problems.append("no conformance case in these fixtures")
     return count, problems

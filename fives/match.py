@@ -20,6 +20,13 @@ from .tiles import ALL_TILES, Tile
 
 LOT_FACES = 6  # the lot is modelled as a six-sided die per candidate (SN-LEAD-1 RULING)
 PLACE, DRAW, PASS = "place", "draw", "pass"
+#: How a match ends (`MatchEnd.by`): a placement reached the target, a settlement did, or
+#: the table stopped it between hands with no winner (spec/play.md, "Abandoned matches").
+BY_PLACEMENT, BY_SETTLEMENT, BY_ABANDONED = "placement", "settlement", "abandoned"
+#: `fives play` abandons a match still running after this many hands. American Sniff sets no
+#: floor on scores, so deductions can outrun points for ever (seed 110, four players in
+#: partnerships, strategy first); ended self-play matches need well under 200 hands.
+DEFAULT_MAX_HANDS = 1000
 
 
 class PlayCode(str, Enum):
@@ -75,8 +82,8 @@ class HandStart:
 
 @dataclass(frozen=True)
 class MatchEnd:
-    winners: list[int]  # sides
-    by: str  # "placement" or "settlement"
+    winners: list[int]  # sides; none when abandoned
+    by: str  # BY_PLACEMENT, BY_SETTLEMENT or BY_ABANDONED
     scores: list[int]
 
 
@@ -380,6 +387,20 @@ class Match:
         self.match_end = MatchEnd(list(winners), by, list(self.scores))
         out.match_end = self.match_end
         out.turn_end, out.continues, out.next_seat = True, False, None
+
+    def abandon(self) -> MatchEnd:
+        """End the match between hands with no winner, the scores as they stand (a match
+        the rules cannot end: spec/play.md, "Abandoned matches"). IllegalAction during a
+        hand, before the first one, or after the match ended."""
+        if self.match_end is not None:
+            raise IllegalAction(PlayCode.AFTER_MATCH_END, "the match is over already")
+        if self.in_hand:
+            raise IllegalAction(PlayCode.HAND_IN_PROGRESS,
+                                f"hand {self.hand_no} has not ended: a match is abandoned only between hands")
+        if self.hand_end is None:
+            raise IllegalAction(PlayCode.NO_HAND, "no hand has been played: nothing to abandon")
+        self.match_end = MatchEnd([], BY_ABANDONED, list(self.scores))
+        return self.match_end
 
     def _finish(self, out: Outcome) -> Outcome:
         out.scores = list(self.scores)

@@ -137,7 +137,7 @@ def run_mutant(m: Mutant, cases: list[Any], via_protocol: bool, timeout: float) 
     # deep perft rows add nothing the shallow rows and divides do not already catch
     cases = [c for c in cases if c.kind != "perft" or c.expect["nodes"] <= MUTANT_PERFT_NODES]
     engine = (ProcessEngine(f"{sys.executable} -m fives.cli serve --mutant {m.name}", timeout=timeout)
-              if via_protocol else ReferenceEngine(m.hooks(), name=m.name))
+              if via_protocol else ReferenceEngine(m.hooks(), name=m.name, timeout=timeout))
     engine.start()
     try:
         results = run_cases(engine, cases, kinds)

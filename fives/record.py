@@ -17,7 +17,7 @@ import jsonschema
 from . import paths
 from .errors import UserError
 from .layout import Layout, Placement
-from .match import DRAW, PASS, PLACE, Action, HandStart, IllegalAction, Match, Outcome
+from .match import BY_ABANDONED, DRAW, PASS, PLACE, Action, HandStart, IllegalAction, Match, MatchEnd, Outcome
 from .rules import GameRules, load_rules
 from .settlement import ConfigError, MatchConfig, Settlement, configure
 from .tiles import Side, Tile, parse_tile
@@ -75,10 +75,17 @@ def follow_up_events(out: Outcome, hand_no: int) -> list[dict[str, Any]]:
         del s["end"]  # already on the hand-end line
         events.append({"event": "settle", "hand": hand_no, **s})
     if out.match_end is not None:
-        m = out.match_end
-        events.append({"event": "match-end", "by": m.by, "winners": m.winners, "scores": m.scores,
-                       "hands": hand_no})
+        events.append(match_end_event(out.match_end, hand_no))
     return events
+
+
+def match_end_event(end: MatchEnd, hands: int) -> dict[str, Any]:
+    return {"event": "match-end", "by": end.by, "winners": end.winners, "scores": end.scores, "hands": hands}
+
+
+def abandon_event(match: Match) -> dict[str, Any]:
+    """Abandon `match` between hands (Match.abandon) and give its match-end line."""
+    return match_end_event(match.abandon(), match.hand_no)
 
 
 def outcome_events(out: Outcome, match: Match) -> list[dict[str, Any]]:
@@ -151,11 +158,27 @@ def _valid(pair: tuple[Any, Any], obj: Any) -> bool:
         return False
 
 
+def _json_line(text: str) -> Any:
+    """The hardened reader (fives.io), keeping the record's own wording for plain bad JSON."""
+    from .io import json_loads_bounded
+
+    return json_loads_bounded(text, "line")
+
+
+def _short(text: str, limit: int = 120) -> str:
+    """At most `limit` characters of a value for a message (a record line may be megabytes)."""
+    from .io import quote
+
+    return quote(text, limit)[1:-1]
+
+
 def parse_line(text: str, lineno: int, first: bool) -> dict[str, Any]:
     try:
-        obj = json.loads(text)
+        obj = _json_line(text)
     except json.JSONDecodeError as e:
         raise RecordError(lineno, "malformed-line", f"not JSON: {e.msg} at column {e.colno}") from None
+    except UserError as e:  # over a limit of the hardened reader: size, depth, long number, NaN
+        raise RecordError(lineno, "malformed-line", str(e).removeprefix("line: ")) from None
     v = _validators()
     if first:
         pair = v["header"]
@@ -167,7 +190,7 @@ def parse_line(text: str, lineno: int, first: bool) -> dict[str, Any]:
     if not _valid(pair, obj):
         err = min(pair[0].iter_errors(obj), key=lambda e: (len(e.absolute_path), list(map(str, e.absolute_path))))
         where = "/".join(str(p) for p in err.absolute_path) or "(line)"
-        raise RecordError(lineno, "schema-violation", f"{where}: {err.message}")
+        raise RecordError(lineno, "schema-violation", f"{_short(where)}: {_short(err.message, 200)}")
     return obj
 
 
@@ -197,8 +220,8 @@ def _compare(lineno: int, got: dict[str, Any], want: dict[str, Any]) -> None:
                 code = "points-mismatch"
             else:
                 code = MISMATCH.get(key, f"{want['event']}-mismatch")
-            shown = json.dumps(got.get(key), ensure_ascii=False) if key in got else "nothing"
-            expected = json.dumps(want.get(key), ensure_ascii=False) if key in want else "nothing"
+            shown = _short(json.dumps(got.get(key), ensure_ascii=False)) if key in got else "nothing"
+            expected = _short(json.dumps(want.get(key), ensure_ascii=False)) if key in want else "nothing"
             raise RecordError(lineno, code, f"{want['event']} line says {key} {shown}, the rules give {expected}")
 
 
@@ -240,6 +263,8 @@ def replay(lines: Iterable[str], hooks: dict[str, Any] | None = None) -> ReplayS
                 derived = outcome_events(out, match)
                 _compare(lineno, ev, derived[0])
                 pending.extend((lineno, d) for d in derived[1:])
+            elif kind == "match-end" and ev["by"] == BY_ABANDONED:
+                _compare(lineno, ev, abandon_event(match))  # only between hands (play.md)
             elif kind == "hand-end":
                 raise RecordError(lineno, "hand-not-ended", "the hand has not ended: "
                                   + ("nothing was dealt" if not match.in_hand and match.hand_end is None

@@ -7,10 +7,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import jsonschema
-import yaml
-
-from . import paths
+from . import paths, schema_memo
 from .errors import UserError
 from .tiles import MAX_PIP
 
@@ -61,21 +58,49 @@ def _schema() -> dict[str, Any]:
 
 
 def game_ids() -> list[str]:
-    return sorted(p.stem for p in paths.GAMES.glob("*.yaml"))
+    return sorted(_game_files())
+
+
+@lru_cache(maxsize=4)
+def _game_files(root: Path | None = None) -> dict[str, Path]:
+    """Game id -> its spec file, from a listing of spec/games (never from a joined name)."""
+    folder = paths.GAMES if root is None else root
+    return {p.stem: p for p in folder.glob("*.yaml") if p.is_file()}
+
+
+def load_rules(game: object) -> GameRules:
+    """Load and validate the spec file of `game`; UserError for anything but a known game id.
+
+    The id is looked up among the files of spec/games, never joined into a path, so a request
+    field like "../../x" or a list is an unknown game, not a file read."""
+    files = _game_files(paths.GAMES)
+    if not isinstance(game, str):
+        raise UserError(f"a game id is a string, not {type(game).__name__}: "
+                        f"one of {', '.join(sorted(files))}")
+    if game not in files:
+        from .io import quote
+
+        raise UserError(f"unknown game {quote(game)}: one of {', '.join(sorted(files))}")
+    return _load_rules(files[game])
 
 
 @lru_cache(maxsize=None)
-def load_rules(game: str) -> GameRules:
-    """Load and validate `spec/games/<game>.yaml`; UserError for an unknown game."""
-    path: Path = paths.GAMES / f"{game}.yaml"
-    if not isinstance(game, str) or not path.is_file():
-        raise UserError(f"unknown game {game!r}: one of {', '.join(game_ids())}")
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    try:
-        jsonschema.validate(data, _schema())
-    except jsonschema.ValidationError as e:
-        where = "/".join(str(p) for p in e.absolute_path) or "(top)"
-        raise UserError(f"{path}: {where}: {e.message}") from None
+def _load_rules(path: Path) -> GameRules:
+    from .io import parse_yaml
+
+    text = path.read_text(encoding="utf-8")
+    data = parse_yaml(text, str(path))
+    # jsonschema costs ~40 ms to import: validate a given file's bytes once, then remember it
+    schema_bytes = (paths.SPEC_SCHEMAS / "game.schema.json").read_bytes()
+    if not schema_memo.known_valid(schema_bytes, text.encode("utf-8")):
+        import jsonschema
+
+        try:
+            jsonschema.validate(data, json.loads(schema_bytes))
+        except jsonschema.ValidationError as e:
+            where = "/".join(str(p) for p in e.absolute_path) or "(top)"
+            raise UserError(f"{path}: {where}: {e.message}") from None
+        schema_memo.remember_valid(schema_bytes, text.encode("utf-8"))
     if data["set"]["max_pip"] != MAX_PIP:
         raise UserError(f"{path}: only the double-six set (max_pip {MAX_PIP}) is supported")
     by_n = lambda d: {int(k): int(v) for k, v in d.items()}  # noqa: E731 - YAML keys may be int or str

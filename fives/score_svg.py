@@ -19,12 +19,14 @@ from html import escape
 
 from .errors import UserError
 from .rules import GameRules
+from .tally import MAX_DRAWN_SYMBOLS
 
 SIDE_COLOURS = ("#1d3557", "#c1121f", "#2a9d8f", "#7b2cbf")
 NEGATIVE = "#c1121f"
 INK = "#222222"
 FONT = 'font-family="DejaVu Sans, Arial, Helvetica, sans-serif"'
 STROKES_PER_SYMBOL = 10  # a large X (2 strokes) and four small x's (2 each)
+NOTE_H = 20  # px under a side whose tally is cut at MAX_DRAWN_SYMBOLS
 
 
 @dataclass(frozen=True)
@@ -43,16 +45,24 @@ class SideScores:
         return self.totals[-2] if len(self.totals) > 1 else 0
 
 
-_TERM = re.compile(r"[+-]?\s*\d+")
+# ASCII digits only (spec/engine.md: scores are written in 0-9), at most MAX_DIGITS a term
+_TERM = re.compile(r"[+-]?[0-9]+")
+MAX_TERMS = 1000
 
 
 def parse_score(text: str, label: str) -> SideScores:
     """`"135"` (a total) or `"5+10+3"` / `"50+20-15"` (the changes in order) as a history."""
+    from .io import MAX_DIGITS, quote
+
     compact = text.replace(" ", "")
-    if not compact or not re.fullmatch(r"[+-]?\d+([+-]\d+)*", compact):
-        raise UserError(f"--score {text!r}: write a score as a number (135) or its changes in order (5+10+3, 50-15)")
+    if not compact or not re.fullmatch(r"[+-]?[0-9]+([+-][0-9]+)*", compact):
+        raise UserError(f"--score {quote(text)}: write a score as a number in ASCII digits (135) "
+                        "or its changes in order (5+10+3, 50-15)")
+    terms = _TERM.findall(compact)
+    if len(terms) > MAX_TERMS or any(len(t.lstrip("+-")) > MAX_DIGITS for t in terms):
+        raise UserError(f"--score {quote(text)}: at most {MAX_TERMS} changes of at most {MAX_DIGITS} digits")
     totals = [0]
-    for term in _TERM.findall(compact):
+    for term in terms:
         totals.append(totals[-1] + int(term))
     return SideScores(label, tuple(totals))
 
@@ -101,14 +111,17 @@ def tally_svg(rules: GameRules, sides: list[SideScores], per_row: int = 8) -> st
     """One row per side: complete 50-point symbols, then the strokes of the next one."""
     rows: list[tuple[SideScores, int]] = [(s, unit_strokes(rules, s.score, s.label)) for s in sides]
     symbols = [(abs(n) + STROKES_PER_SYMBOL - 1) // STROKES_PER_SYMBOL for _, n in rows]
-    lines_per_side = [max(1, (k + per_row - 1) // per_row) for k in symbols]
+    # a huge score draws MAX_DRAWN_SYMBOLS symbols and a note: the picture's cost is bounded
+    drawn = [min(k, MAX_DRAWN_SYMBOLS) for k in symbols]
+    lines_per_side = [max(1, (k + per_row - 1) // per_row) for k in drawn]
+    notes = [NOTE_H if k > d else 0 for k, d in zip(symbols, drawn)]
     width = LABEL_W + per_row * (SYMBOL + GAP) + GAP
-    height = 16 + sum(n * ROW_H for n in lines_per_side) + 24
+    height = 16 + sum(n * ROW_H for n in lines_per_side) + sum(notes) + 24
     stroke_points = rules.scoring_multiple * STROKES_PER_SYMBOL // rules.display_divisor
     title = f"{rules.name} tally: " + "; ".join(f"{s.label} {s.score}" for s in sides)
     out = _svg_open("tally", rules, width, height, title)
     y = 16.0
-    for i, ((side, n), lines) in enumerate(zip(rows, lines_per_side)):
+    for i, ((side, n), lines, shown, note) in enumerate(zip(rows, lines_per_side, drawn, notes)):
         colour = NEGATIVE if n < 0 else INK
         out.append(f'<g class="tally-side" data-side="{i}" data-score="{side.score}" data-strokes="{abs(n)}" '
                    f'data-negative="{"true" if n < 0 else "false"}">')
@@ -116,7 +129,7 @@ def tally_svg(rules: GameRules, sides: list[SideScores], per_row: int = 8) -> st
                    f'fill="{INK}">{escape(side.label)}</text>')
         out.append(f'<text x="10" y="{_n(y + SYMBOL / 2 + 18)}" font-size="13" {FONT} fill="{colour}">'
                    f'{"−" if n < 0 else ""}{abs(side.score)}</text>')
-        left = abs(n)
+        left = min(abs(n), shown * STROKES_PER_SYMBOL)
         k = 0
         while left > 0:
             take = min(left, STROKES_PER_SYMBOL)
@@ -132,8 +145,13 @@ def tally_svg(rules: GameRules, sides: list[SideScores], per_row: int = 8) -> st
             out.append("</g>")
             left -= take
             k += 1
+        if note:
+            more = (abs(n) + STROKES_PER_SYMBOL - 1) // STROKES_PER_SYMBOL - shown
+            out.append(f'<text class="tally-more" x="{LABEL_W}" y="{_n(y + lines * ROW_H + 4)}" font-size="13" '
+                       f'{FONT} fill="{colour}">and {more} more symbols, not drawn: a tally shows at most '
+                       f'{MAX_DRAWN_SYMBOLS}</text>')
         out.append("</g>")
-        y += lines * ROW_H
+        y += lines * ROW_H + note
     out.append(f'<text class="legend" x="10" y="{_n(height - 10)}" font-size="12" {FONT} fill="{INK}">'
                f'Each stroke is {rules.scoring_multiple} raw points; a full symbol is {stroke_points}'
                f'{" raw" if rules.display_divisor == 1 else ""} points.</text>')
@@ -215,9 +233,7 @@ def histories_from_record(path: str) -> tuple[GameRules, int, list[SideScores]]:
     A side's history is every total it reached: the placing side's `score` on each
     `place` line and every side's `scores` on each `settle` line.
     """
-    import json
-
-    from .io import read_text
+    from .io import parse_json_line, read_text
     from .record import RecordError, replay
     from .rules import load_rules
     from .settlement import configure
@@ -228,7 +244,7 @@ def histories_from_record(path: str) -> tuple[GameRules, int, list[SideScores]]:
         replay(lines)
     except RecordError as e:
         raise UserError(f"{name}:{e.line}: {e.code}: {e.message}") from None
-    header = json.loads(lines[0])
+    header = parse_json_line(lines[0], f"{name}:1")
     rules = load_rules(header["game"])
     config = configure(rules, header["players"], header["partnerships"])
     totals: list[list[int]] = [[0] for _ in config.sides]
@@ -237,8 +253,8 @@ def histories_from_record(path: str) -> tuple[GameRules, int, list[SideScores]]:
         if totals[side][-1] != score:
             totals[side].append(score)
 
-    for line in lines[1:]:
-        ev = json.loads(line)
+    for lineno, line in enumerate(lines[1:], 2):
+        ev = parse_json_line(line, f"{name}:{lineno}")
         if ev["event"] == "place":
             reach(config.side_of[ev["seat"]], ev["score"])
         elif ev["event"] == "settle":

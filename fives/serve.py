@@ -6,6 +6,7 @@ from typing import IO, Any
 
 from .engine import PROTOCOL_VERSION, ReferenceEngine
 from .errors import UserError
+from .io import parse_json_line, quote, read_lines
 from .layout import IllegalPlacement
 from .rules import game_ids
 
@@ -24,29 +25,36 @@ def handle(engine: ReferenceEngine, msg: Any) -> dict[str, Any]:
     if not isinstance(rid, str):
         return {"id": None, "error": "request has no string id"}
     if kind not in engine.kinds:
-        return {"id": rid, "skipped": f"unsupported request type {kind!r}"}
+        return {"id": rid, "skipped": f"unsupported request type {quote(kind)}"}
     game = msg.get("game")
     if game not in game_ids():
-        return {"id": rid, "skipped": f"unsupported game {game!r}"}
+        return {"id": rid, "skipped": f"unsupported game {quote(game)}"}
     if not isinstance(msg.get("input"), dict):
         return {"id": rid, "error": "request has no input object"}
     try:
         return {"id": rid, "result": engine.answer(kind, game, msg["input"])}
     except (UserError, IllegalPlacement, ValueError, KeyError, TypeError) as e:
-        return {"id": rid, "error": f"{type(e).__name__}: {e}"}
+        return {"id": rid, "error": f"{type(e).__name__}: {quote(str(e), 300)[1:-1]}"}
+    except Exception as e:  # noqa: BLE001 - any input the engine trips on is that request's error
+        return {"id": rid, "error": f"internal error {type(e).__name__}: {quote(str(e), 300)[1:-1]}"}
 
 
 def serve(engine: ReferenceEngine, stdin: IO[str], stdout: IO[str]) -> int:
     """Answer one reply line per request line until end of input."""
-    for line in stdin:
-        if not line.strip():
+    for lineno, line, problem in read_lines(getattr(stdin, "buffer", None) or stdin):
+        if line is not None and not line.strip():
             continue
-        try:
-            msg = json.loads(line)
-        except json.JSONDecodeError as e:
-            reply: dict[str, Any] = {"id": None, "error": f"malformed JSON: {e.msg}"}
+        try:  # the one hardened reader: depth, size, long numbers, NaN, bad UTF-8
+            if line is None:
+                raise UserError(problem)
+            msg = parse_json_line(line, "request")
+        except UserError as e:
+            reply: dict[str, Any] = {"id": None, "error": str(e).removeprefix("request: ")}
         else:
             reply = handle(engine, msg)
-        stdout.write(json.dumps(reply, ensure_ascii=False) + "\n")
+        try:
+            stdout.write(json.dumps(reply, ensure_ascii=False) + "\n")
+        except UnicodeEncodeError:  # a lone surrogate echoed from the request: ASCII escapes instead
+            stdout.write(json.dumps(reply) + "\n")
         stdout.flush()
     return 0

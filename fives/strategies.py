@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from typing import Any, Callable, Protocol
 
 from .layout import Placement
-from .match import DRAW, PASS, PLACE, Action, Match
-from .record import hand_event, header, match_from_hooks, outcome_events
+from .match import DEFAULT_MAX_HANDS, DRAW, PASS, PLACE, Action, Match
+from .record import abandon_event, hand_event, header, match_from_hooks, outcome_events
 from .rules import GameRules
 from .settlement import MatchConfig
 
@@ -95,19 +95,19 @@ def make_strategies(names: list[str], config: MatchConfig, seed: int) -> list[St
     return out
 
 
-#: A match that has not ended after this many hands is reported as a bug, not looped forever.
-MAX_HANDS = 10_000
-
-
 def play_match(rules: GameRules, config: MatchConfig, seed: int, names: list[str],
-               hooks: dict[str, Any] | None = None) -> list[dict[str, Any]]:
-    """Play one match and return its record, header first, one dict per line."""
+               hooks: dict[str, Any] | None = None, max_hands: int = DEFAULT_MAX_HANDS) -> list[dict[str, Any]]:
+    """Play one match and return its record, header first, one dict per line. A match with
+    no winner after `max_hands` hands ends abandoned (spec/play.md, "Abandoned matches")."""
+    if max_hands < 1:
+        raise ValueError(f"max_hands must be at least 1, not {max_hands}")
     strategies = make_strategies(names, config, seed)
     match = match_from_hooks(hooks or {}, rules, config, seed)
     events: list[dict[str, Any]] = [header(rules, config, seed, [s.name for s in strategies])]
     while match.match_end is None:
-        if match.hand_no >= MAX_HANDS:
-            raise RuntimeError(f"seed {seed}: no winner after {MAX_HANDS} hands")
+        if match.hand_no >= max_hands:
+            events.append(abandon_event(match))
+            break
         events.append(hand_event(match.start_hand()))
         while match.in_hand:
             opts = match.legal_options()

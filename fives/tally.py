@@ -19,6 +19,10 @@ SYMBOL_STROKES = 10  # the 50-point symbol: large X (2 strokes) + four small x (
 #: clockwise from the top. Each entry: (part, stroke) with stroke "\\" then "/".
 STROKE_ORDER: tuple[tuple[str, str], ...] = tuple(
     (part, stroke) for part in ("centre", "top", "right", "bottom", "left") for stroke in ("\\", "/"))
+#: A tally draws at most this many 50-point symbols (5,000 raw points); past it the header
+#: still gives the exact count and a note says how many symbols are not drawn, so a huge
+#: score costs no more than this (README "Limits").
+MAX_DRAWN_SYMBOLS = 100
 GROUP = 5  # holes per group on a cribbage board street
 STREETS = 2
 
@@ -41,10 +45,16 @@ class SniffTally:
         fifties, strokes = sniff_tally(raw)
         return cls(raw, fifties, strokes, raw < 0, abs(raw) % STROKE_POINTS)
 
+    @property
+    def undrawn(self) -> int:
+        """Symbols past MAX_DRAWN_SYMBOLS, counted but not drawn."""
+        return max(0, self.fifties + (1 if self.strokes else 0) - MAX_DRAWN_SYMBOLS)
+
     def parts(self) -> list[list[tuple[str, str]]]:
-        """Every symbol as its drawn strokes: complete ones, then the unfinished one."""
-        out = [list(STROKE_ORDER) for _ in range(self.fifties)]
-        if self.strokes:
+        """Every drawn symbol as its strokes: complete ones, then the unfinished one; at most
+        MAX_DRAWN_SYMBOLS of them (see `undrawn`)."""
+        out = [list(STROKE_ORDER) for _ in range(min(self.fifties, MAX_DRAWN_SYMBOLS))]
+        if self.strokes and len(out) < MAX_DRAWN_SYMBOLS:
             out.append(list(STROKE_ORDER[:self.strokes]))
         return out
 
@@ -78,6 +88,8 @@ def sniff_text(raw: int) -> str:
     if not symbols:
         return head + "\n(no strokes)"
     rows = ["  ".join(sym[r] for sym in symbols).rstrip() for r in range(5)]
+    if t.undrawn:
+        rows.append(f"(and {t.undrawn} more symbols, not drawn: a tally shows at most {MAX_DRAWN_SYMBOLS})")
     return "\n".join([head, *rows])
 
 

@@ -25,8 +25,14 @@ class Side(str, Enum):
     def is_branch(self) -> bool:
         return self in (Side.BRANCH_A, Side.BRANCH_B)
 
+    @property
+    def index(self) -> int:
+        """Position 0..5 in the order above (the canonical side order)."""
+        return SIDE_ORDER[self]
+
 
 SIDE_ORDER = {side: i for i, side in enumerate(Side)}
+SIDES: tuple[Side, ...] = tuple(Side)  # by index
 DOUBLE_SIDES = (Side.LINE_A, Side.LINE_B, Side.BRANCH_A, Side.BRANCH_B)
 END_SIDES = (Side.LOW, Side.HIGH)
 
@@ -76,7 +82,28 @@ class Tile:
 ALL_TILES: tuple[Tile, ...] = tuple(Tile(a, b) for a in range(MAX_PIP + 1) for b in range(a, MAX_PIP + 1))
 TILE_INDEX: dict[Tile, int] = {t: i for i, t in enumerate(ALL_TILES)}
 _BY_PAIR: dict[tuple[int, int], Tile] = {(t.low, t.high): t for t in ALL_TILES}
-_NOTATION = re.compile(r"^\s*\[?\s*(\d+)\s*[|\-]\s*(\d+)\s*\]?\s*$")
+# ASCII digits only (spec/engine.md): `\d` would also take Arabic-Indic and other digits
+_NOTATION = re.compile(r"^\s*\[?\s*([0-9]+)\s*[|\-]\s*([0-9]+)\s*\]?\s*$", re.ASCII)
+# The common spellings, looked up before the regular expression (parsing is on the hot path
+# of `fives evaluate`); a fixed table, so hostile input cannot grow it.
+_SPELLED: dict[str, Tile] = {form: t for a in range(MAX_PIP + 1) for b in range(MAX_PIP + 1)
+                             for t in [_BY_PAIR[(min(a, b), max(a, b))]]
+                             for form in (f"[{a}|{b}]", f"{a}-{b}")}
+_SIDE_BY_NAME: dict[str, Side] = {s.value: s for s in Side}
+
+
+# -- the same as small ints, for hot paths: tile i is ALL_TILES[i], side s is SIDES[s] -----------
+TILE_LOW: tuple[int, ...] = tuple(t.low for t in ALL_TILES)
+TILE_HIGH: tuple[int, ...] = tuple(t.high for t in ALL_TILES)
+IS_DOUBLE: tuple[bool, ...] = tuple(t.is_double for t in ALL_TILES)
+#: Bit mask of the sides a tile has (bit s = side index s).
+SIDE_BITS: tuple[int, ...] = tuple(sum(1 << SIDE_ORDER[s] for s in t.sides) for t in ALL_TILES)
+#: Tile indices holding each pip value, in canonical order, and the same as a bit mask.
+PIP_TILES: tuple[tuple[int, ...], ...] = tuple(tuple(i for i, t in enumerate(ALL_TILES) if t.has(v))
+                                               for v in range(MAX_PIP + 1))
+PIP_MASK: tuple[int, ...] = tuple(sum(1 << i for i in group) for group in PIP_TILES)
+#: Side indices of each 6-bit side mask, in side order.
+MASK_SIDES: tuple[tuple[int, ...], ...] = tuple(tuple(s for s in range(6) if m >> s & 1) for m in range(64))
 
 
 def tile(a: int, b: int) -> Tile:
@@ -86,11 +113,16 @@ def tile(a: int, b: int) -> Tile:
 
 def parse_tile(text: object) -> Tile:
     """Parse `"[1|4]"`, `"[4|1]"`, `"1-4"` or `"4-1"`; raises ValueError with the reason."""
+    got = _SPELLED.get(text) if type(text) is str else None
+    if got is not None:
+        return got
     if not isinstance(text, str):
         raise ValueError(f"a tile is written as a string like \"[1|4]\", got {text!r}")
     m = _NOTATION.match(text)
     if not m or (text.strip().startswith("[") != text.strip().endswith("]")):
         raise ValueError(f"malformed tile {text!r}: write it as \"[a|b]\" or \"a-b\"")
+    if len(m.group(1)) > 2 or len(m.group(2)) > 2:  # never convert a huge digit string
+        raise ValueError(f"unknown tile {text!r}: pips run from 0 to {MAX_PIP} in the double-six set")
     a, b = int(m.group(1)), int(m.group(2))
     if a > MAX_PIP or b > MAX_PIP:
         raise ValueError(f"unknown tile {text!r}: pips run from 0 to {MAX_PIP} in the double-six set")
@@ -98,7 +130,13 @@ def parse_tile(text: object) -> Tile:
 
 
 def parse_side(text: object) -> Side:
+    """A side from its name (`"low"`, ..., `"branch-b"`) or a Side; ValueError otherwise."""
+    if isinstance(text, Side):
+        return text
+    got = _SIDE_BY_NAME.get(text) if type(text) is str else None
+    if got is not None:
+        return got
     try:
         return Side(text)
-    except ValueError:
+    except (ValueError, TypeError):
         raise ValueError(f"unknown side {text!r}: one of {', '.join(s.value for s in Side)}") from None

@@ -62,7 +62,7 @@ def read_tile(text: Any) -> tuple[int, int]:
             break
     else:
         raise Illegal("malformed-tile", f"not a tile: {text!r}")
-    if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
+    if len(parts) != 2 or not all(p.strip().isascii() and p.strip().isdigit() for p in parts):
         raise Illegal("malformed-tile", f"not a tile: {text!r}")
     a, b = int(parts[0]), int(parts[1])
     if a > MAX_PIP or b > MAX_PIP:
@@ -163,6 +163,8 @@ def points(total: int, params: dict) -> int:
 
 def add_placement(layout: list, params: dict, record: Any) -> list:
     """The layout with one more placement record, or Illegal."""
+    if isinstance(record, dict):  # spec/engine.md "Input forms": a null value is the key left out
+        record = {k: v for k, v in record.items() if v is not None}
     if not isinstance(record, dict) or not set(record) <= {"tile", "to", "side"} or "tile" not in record:
         raise Illegal("malformed-placement", f"not a placement record: {record!r}")
     if ("to" in record) != ("side" in record):
@@ -207,6 +209,8 @@ def add_placement(layout: list, params: dict, record: Any) -> list:
 def evaluate(game: str | dict, records: list) -> dict[str, Any]:
     """The `fives evaluate` result for these placement records, recomputed from scratch."""
     params = game_parameters(game) if isinstance(game, str) else game
+    if not isinstance(records, list):  # spec/engine.md "Input forms": a mapping or a string
+        return {"error": {"index": None, "code": "malformed-placement", "message": "placements must be a list"}}
     layout: list = []
     scores = []
     for i, record in enumerate(records):

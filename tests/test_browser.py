@@ -4,7 +4,8 @@ Chromium is driven over the DevTools protocol with a small standard-library WebS
 client (no extra dependency). Each page must load with no console error or uncaught
 exception, every tile must lie inside its picture and the page, every book card must fit
 on one printed page, and the book must print to PDF. Screenshots and the PDF go to a
-temporary folder whose path is printed. Skipped, with the reason, when Chromium is absent
+temporary folder removed after the run (FIVES_BROWSER_SHOTS=DIR keeps them in DIR, whose
+path is printed); so does Chromium's profile. Skipped, with the reason, when Chromium is absent
 (`.ci/run` installs Debian's `chromium` package).
 """
 from __future__ import annotations
@@ -179,13 +180,22 @@ class Page:
 
 
 @pytest.fixture(scope="module")
-def shots(request: pytest.FixtureRequest) -> Path:
-    out = Path(tempfile.mkdtemp(prefix="fives-browser-"))
-    capture = request.config.pluginmanager.getplugin("capturemanager")
-    if capture is not None:
-        with capture.global_and_fixture_disabled():
-            print(f"\nbrowser screenshots and PDF: {out}")
-    return out
+def shots(request: pytest.FixtureRequest) -> Iterator[Path]:
+    """Screenshots and PDF: a temporary folder removed after the run, unless
+    FIVES_BROWSER_SHOTS=DIR names a folder to keep them in."""
+    keep = os.environ.get("FIVES_BROWSER_SHOTS")
+    out = Path(keep) if keep else Path(tempfile.mkdtemp(prefix="fives-browser-"))
+    out.mkdir(parents=True, exist_ok=True)
+    if keep:
+        capture = request.config.pluginmanager.getplugin("capturemanager")
+        if capture is not None:
+            with capture.global_and_fixture_disabled():
+                print(f"\nbrowser screenshots and PDF: {out}")
+    try:
+        yield out
+    finally:
+        if not keep:
+            shutil.rmtree(out, ignore_errors=True)
 
 
 @pytest.fixture(scope="module")
@@ -215,6 +225,7 @@ def page(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Page]:
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+        shutil.rmtree(profile, ignore_errors=True)  # a Chromium profile is tens of MB
 
 
 # Boxes of every tile, of the picture it belongs to, and the page's own size.

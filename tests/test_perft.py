@@ -15,7 +15,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import simple_evaluator as simple  # noqa: E402
 
+import fives.perft as perft_module  # noqa: E402
 from fives.layout import IllegalPlacement, Layout, Placement  # noqa: E402
+from fives.mutants import LAYOUT_MUTANTS  # noqa: E402
 from fives.perft import PerftResult, divide, perft  # noqa: E402
 from fives.rules import load_rules  # noqa: E402
 from fives.tiles import ALL_TILES, Side, parse_tile  # noqa: E402
@@ -101,11 +103,57 @@ def test_simple_divide_matches_table() -> None:
         assert got == (m["nodes"], m["points"]), m["placement"]
 
 
-def test_parallel_equals_serial() -> None:
+def test_parallel_equals_serial(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(perft_module, "PARALLEL_DEPTH", 3)  # split shallow counts too
     entry = ENTRIES["american-sniff-filled-spinner"]
     serial = divide("american-sniff", 3, entry["from"], jobs=1)
     assert divide("american-sniff", 3, entry["from"], jobs=2) == serial
     assert perft("horse-race", 4, jobs=2) == perft("horse-race", 4, jobs=1)
+    done: list[tuple[int, int]] = []
+    assert perft("horse-race", 3, jobs=2, progress=lambda d, t: done.append((d, t))) == PerftResult(3906, 5400)
+    assert done[-1] == (336, 336)  # split at the second ply: one unit per two-placement prefix
+
+
+def _plain_walk(layout: Layout, depth: int) -> tuple[int, int]:
+    """The obvious recursion over Placements, push and pop: what the int walker must equal."""
+    if depth == 0:
+        return 1, 0
+    nodes = points = 0
+    for p in layout.legal_placements([t for t in ALL_TILES if t not in layout]):
+        raw = layout.push(p)
+        n, s = (1, raw) if depth == 1 else _plain_walk(layout, depth - 1)
+        nodes, points = nodes + n, points + s
+        layout.pop()
+    return nodes, points
+
+
+@pytest.mark.parametrize("mutant", LAYOUT_MUTANTS, ids=lambda m: m.name)
+def test_one_walker_serves_mutant_layouts(mutant) -> None:
+    cls = mutant.hooks()["layout"]
+    for game in GAMES:
+        start = ENTRIES[f"{game}-filled-spinner"]["from"]
+        layout = cls(load_rules(game))
+        for r in start:
+            layout.push(r)
+        want = _plain_walk(layout, 2)
+        assert perft(game, 2, start, layout_class=cls) == PerftResult(*want)
+
+
+def test_slow_tag_comes_from_the_case_not_its_claim() -> None:
+    from fives.fixtures import cases_of
+    from fives.kinds.perft import is_slow
+
+    assert not is_slow("horse-race", [], 4) and is_slow("horse-race", [], 5)  # 49,770 and ~700,000 nodes
+    assert is_slow("horse-race", [], 9)
+    table = {"format": "fives-perft/1", "tables": [{"id": "liar", "game": "horse-race", "from": [], "description": "",
+                                                     "depths": [{"depth": 9, "nodes": 1, "points": 0},
+                                                                {"depth": 2, "nodes": 1, "points": 0}]}]}
+    deep, shallow = cases_of(table, "liar.yaml")
+    assert "slow" in deep.tags and "slow" not in shallow.tags
+    fixture = {"format": "fives-fixtures/1", "cases": [
+        {"id": "LIAR-1", "kind": "perft", "game": "american-sniff", "clauses": [], "source": {},
+         "input": {"placements": [], "depth": 9}, "expect": {"nodes": 1, "points": 0}}]}
+    assert cases_of(fixture, "liar.yaml")[0].tags == ("slow",)
 
 
 def test_depth_zero_and_a_blocked_layout() -> None:
@@ -205,3 +253,20 @@ def test_cli_check(tmp_path: Path) -> None:
     r = fives("perft", "--check", str(tampered), "--max-depth", "2", "--update")
     assert r.returncode == 0
     assert tampered.read_text(encoding="utf-8") == TABLE_PATH.read_text(encoding="utf-8")
+
+
+class _ThroughTheHooks(Layout):
+    """The reference rules asked through the hooks on every placement (no tables): the slow
+    path, which the table-driven fast path must equal."""
+
+    def _hook_double_contributions(self, pt):  # type: ignore[no-untyped-def]
+        return super()._hook_double_contributions(pt)
+
+    def _hook_is_spinner(self, tile):  # type: ignore[no-untyped-def]
+        return super()._hook_is_spinner(tile)
+
+
+@pytest.mark.parametrize("entry,row", list(_rows(3, max_nodes=10_000)))
+def test_table_driven_and_hook_driven_paths_agree(entry: dict, row: dict) -> None:
+    got = perft(entry["game"], row["depth"], entry["from"], layout_class=_ThroughTheHooks)
+    assert got == PerftResult(row["nodes"], row["points"]) == perft(entry["game"], row["depth"], entry["from"])

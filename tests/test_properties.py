@@ -89,3 +89,25 @@ def test_sniff_has_at_most_one_spinner_and_sum_at_most_36(choices):
     layout = build("american-sniff", choices)
     assert len(layout.spinners) <= 1
     assert layout.sum <= 36
+
+
+@settings(max_examples=100, deadline=None)
+@given(GAMES, CHOICES)
+def test_int_interface_agrees_with_objects_and_with_the_simple_evaluator(game, choices):
+    """score_move and leaf_counts (no placing) against pushing each move; the result object
+    against the from-scratch evaluator in tests/simple_evaluator.py."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import simple_evaluator as simple
+
+    layout = build(game, choices)
+    raws = []
+    for m in layout.moves():
+        raws.append(layout.score_move(m))
+        assert layout.push_move(m) == raws[-1]
+        assert layout.pop_move() == m
+    assert layout.leaf_counts() == (len(raws), sum(raws))
+    records = [p.to_dict() for p in layout.history()]
+    assert evaluate(game, records) == simple.evaluate(game, records)

@@ -315,9 +315,10 @@ def test_filters_select_exactly_the_matching_cases():
     assert cli_json("--game", "horse-race") == [c.id for c in every if c.game == "horse-race"]
     assert cli_json("--kind", "setup") == [c.id for c in every if c.kind == "setup"]
     assert cli_json("--kind", "evaluate", "--game", "american-sniff", "--id", "SN-ILL-*") == IDS
-    assert cli_json("--id", "NO-SUCH-CASE-*") == []
+    r = CliRunner().invoke(main, ["conformance", "run", "--id", "NO-SUCH-CASE-*"])  # filters cannot lie
+    assert r.exit_code == 2 and r.stderr == "fives: error: --id NO-SUCH-CASE-*: matches no case of the suite\n"
     r = CliRunner().invoke(main, ["conformance", "run", "--kind", "dominoes"])
-    assert r.exit_code == 2 and r.stderr.startswith("fives: error: --kind dominoes: unknown kind (one of ")
+    assert r.exit_code == 2 and r.stderr.startswith("fives: error: --kind dominoes: unknown kind (the suite has: ")
 
 
 def test_ctrl_c_keeps_every_finished_case(tmp_path):

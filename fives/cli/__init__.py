@@ -1,55 +1,124 @@
-"""The `fives` command. Each module in this package adds its own commands (see `register`)."""
+"""The `fives` command.
+
+Each module in this package defines `register(main)`, which adds its commands. Modules are
+imported only when one of their commands runs: `COMMANDS` below lists every command with the
+module that registers it and its one-line help, so `fives --help` and `fives evaluate` do not
+pay for the conformance runner, z3 or the SVG code (tests/test_package.py checks that the
+table matches what the modules register). A new command needs a row here.
+"""
 from __future__ import annotations
 
 import importlib
-import pkgutil
 import sys
 
 import click
 
-from ..errors import EXIT_INTERRUPTED, UserError
+from .. import __version__
+from ..errors import EXIT_INTERRUPTED, EXIT_TERMINATED, Terminated, UserError
+
+#: command name -> (module in fives.cli that registers it, its short help: the first sentence
+#: of its help text, exactly as click would show it).
+COMMANDS: dict[str, tuple[str, str]] = {
+    "book": ("render", "Make a printable HTML puzzle book from PUZZLESET (a `fives-puzzles/1` file): one card per "
+                       "puzzle with its diagram, hand, target and difficulty; solutions with their diagrams at the "
+                       "back; inline SVG, no external files; cards never split across printed pages."),
+    "conformance": ("conformance", "Conformance fixtures: run them against an engine, lint them, measure coverage."),
+    "evaluate": ("evaluate", "Evaluate the layout in FILE (YAML or JSON; `-` for stdin): a list of placements."),
+    "golden": ("golden", "Golden suites: large generated conformance fixtures, deterministic from a seed."),
+    "perft": ("perft", "Count the distinct legal placement sequences of length DEPTH (perft)."),
+    "play": ("play", "Play one seeded self-play match and print a hand-by-hand summary."),
+    "puzzles": ("puzzles", "Puzzles with exactly one answer, proven by z3 and cross-checked by brute force."),
+    "render": ("render", "Draw a layout as SVG: tiles with pips, doubles crosswise, spinner branches at right "
+                         "angles, arms bending to stay on the page, and the documents' marks: a filled number for "
+                         "each counted contribution, a hollow dot for each legal position that does not count, an "
+                         "orange frame for each spinner double."),
+    "replay": ("play", "Re-check a game record against the rules, event by event."),
+    "score-svg": ("render", "Draw scores as SVG: the Sniff tally (a stroke per 5 raw points, 50 points as a large X "
+                            "with a small x in each of the four spaces around it) or a pegging board (a hole per 5 "
+                            "raw points up to the target, front peg at the score, back peg at the score before)."),
+    "serve": ("serve", "Speak the fives engine protocol on stdin/stdout: a hello handshake, then one JSON request "
+                       "per line and one JSON reply per line, until end of input."),
+    "tally": ("play", "Print the score record the game's document describes for each SCORE."),
+}
 
 
 class FivesGroup(click.Group):
-    """Turns a user's mistake into one line and a documented exit code, never a traceback."""
+    """Loads a command's module on first use, and turns a user's mistake into one line and a
+    documented exit code, never a traceback."""
 
     def invoke(self, ctx: click.Context) -> object:
         try:
             return super().invoke(ctx)
         except UserError as e:
-            click.echo(f"fives: error: {e}", err=True)
+            from ..io import one_line  # one bounded line always: input text may hold newlines, ESC
+
+            click.echo(f"fives: error: {one_line(str(e))}", err=True)
             sys.exit(e.exit_code)
-        except KeyboardInterrupt:
+        except KeyboardInterrupt as e:  # Ctrl-C; or SIGTERM where a command handles it (Terminated)
             click.echo("fives: interrupted", err=True)
-            sys.exit(EXIT_INTERRUPTED)
+            sys.exit(EXIT_TERMINATED if isinstance(e, Terminated) else EXIT_INTERRUPTED)
         except BrokenPipeError:
             sys.exit(0)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted(self.commands)
+        return sorted(set(self.commands) | set(COMMANDS))
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands:
+            entry = COMMANDS.get(cmd_name)
+            if entry is not None:
+                self.load_module(entry[0])
+            else:  # a command missing from the table still runs (the table test fails)
+                for name in command_modules():
+                    if name not in {m for m, _ in COMMANDS.values()}:
+                        self.load_module(name)
+        return self.commands.get(cmd_name)
+
+    def load_module(self, name: str) -> None:
+        module = importlib.import_module(f"{__name__}.{name}")
+        register = getattr(module, "register", None)
+        if register is not None:
+            register(self)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        # as click.Group.format_commands, but from the table: listing imports nothing
+        names = self.list_commands(ctx)
+        if not names:
+            return
+        limit = formatter.width - 6 - max(len(n) for n in names)
+        rows = []
+        for name in names:
+            if name in COMMANDS:
+                rows.append((name, _short(COMMANDS[name][1], limit)))
+            else:
+                rows.append((name, self.commands[name].get_short_help_str(limit)))
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+
+def _short(text: str, limit: int) -> str:
+    if len(text) <= limit:
+        return text
+    import textwrap
+
+    return textwrap.shorten(text, max(limit, 3), placeholder="...", break_on_hyphens=False)
+
+
+def command_modules() -> list[str]:
+    """Every module of this package that may register commands, sorted."""
+    import pkgutil
+
+    return sorted(m.name for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_"))
 
 
 @click.group(cls=FivesGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="fives")
+@click.version_option(__version__, prog_name="fives")
 def main() -> None:
     """Reference rules engine, conformance suite and puzzle generator for American Sniff
     and Horse Race.
 
     Exit codes: 0 success; 1 a run had failing or erroring cases; 2 bad input (malformed
     file, schema violation, illegal placement, unknown game); 3 an engine could not be
-    started; 130 interrupted.
+    started; 130 interrupted (Ctrl-C); 143 terminated (SIGTERM, `conformance run`: reports
+    still written).
     """
-
-
-def _register_all() -> None:
-    # A module per command group; each defines register(main). Sorted for a stable --help.
-    for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
-        if info.name.startswith("_"):
-            continue
-        module = importlib.import_module(f"{__name__}.{info.name}")
-        register = getattr(module, "register", None)
-        if register is not None:
-            register(main)
-
-
-_register_all()

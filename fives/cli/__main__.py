@@ -1,3 +1,4 @@
+"""`python -m fives.cli`: the `fives` command (as `python -m fives`)."""
 from . import main
 
-main()
+main(prog_name="fives")

@@ -18,6 +18,7 @@ from ..errors import (
     EXIT_ENGINE,
     EXIT_FAILURES,
     EXIT_INTERRUPTED,
+    EXIT_TERMINATED,
     UserError,
 )
 from ..fixtures import lint, load_cases
@@ -27,12 +28,16 @@ from ..progress import Progress
 from ..reports import FORMATS, human
 from ..runner import (
     CaseResult,
-    Filters,
     ResultStream,
+    check_outputs,
     load_known_failures,
     run_cases,
+    sigterm_as_interrupt,
+    signals_held,
     write_known_failures,
 )
+from ..selection import CaseFilters, listing, load_selection
+from ._case_filters import case_filter_options
 
 
 @click.group("conformance")
@@ -52,68 +57,93 @@ def _report_targets(reports: tuple[str, ...]) -> list[tuple[str, str | None]]:
     return out
 
 
-def make_engine(command: str | None, oneshot: bool, timeout: float, validate: bool) -> Engine:
+#: --timeout when none is given; slow cases in process then have no limit (see make_engine).
+DEFAULT_TIMEOUT = 10.0
+
+
+def make_engine(command: str | None, oneshot: bool, timeout: float | None, validate: bool) -> Engine:
+    """`timeout` None: the default budget, except that slow cases in process (deep perft rows,
+    which take minutes by design) run to the end; an explicit --timeout holds for every case."""
+    budget = DEFAULT_TIMEOUT if timeout is None else timeout
     if command is None:
         if oneshot:
             raise UserError("--oneshot needs --engine CMD")
-        return ReferenceEngine()
+        return ReferenceEngine(timeout=budget, slow_timeout=timeout)  # --timeout holds in process too (0: no limit)
+    timeout = budget
     validator = None
     if validate:
         from ..protocol import MessageValidator
         validator = MessageValidator()
     cls = OneShotEngine if oneshot else ProcessEngine
-    return cls(command, timeout=timeout, validator=validator)
+    try:
+        return cls(command, timeout=timeout, validator=validator)
+    except EngineStartError as e:
+        raise UserError(f"engine {command!r}: {e}", EXIT_ENGINE) from None
 
 
 @conformance.command("run")
-@click.option("--engine", "command", metavar="CMD",
-              help='Engine command speaking spec/protocol.md, e.g. "fives serve" or "node engine.js". Default: the built-in reference engine, in process.')
+@click.option("--engine", "commands", metavar="CMD", multiple=True,
+              help='Engine command speaking spec/protocol.md, e.g. "fives serve" or "node engine.js". Default: the built-in reference engine, in process. Repeatable: the suite runs once per engine, one after another, and the reports compare them (see spec/reports.md).')
 @click.option("--oneshot", is_flag=True, help="Start the engine once per case (request on stdin, reply on stdout).")
-@click.option("--timeout", type=float, default=10.0, show_default=True, help="Seconds an engine may take per case before it is killed and restarted.")
+@click.option("--timeout", type=float, default=None, help="Seconds an engine may take per case before it is killed and restarted (its whole process group); the in-process reference engine stops the case. 0: no limit. Default 10, except that slow cases run in process (--slow: deep perft rows, minutes by design) then have no limit.")
+@click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True, help="Engine processes run at once (with --engine, persistent or --oneshot); the output, results and reports do not depend on N. The in-process engine runs one case at a time.")
 @click.option("--validate", is_flag=True, help="Check every message both ways against spec/protocol/*.schema.json and the kind schemas.")
 @click.option("--fixtures", "roots", multiple=True, type=click.Path(path_type=Path),
               help="Fixture file or folder (repeatable). Default: conformance/fixtures and conformance/golden.")
-@click.option("--id", "ids", multiple=True, metavar="GLOB", help="Only cases whose ID matches GLOB (repeatable), e.g. 'HR-SETTLE-*'.")
-@click.option("--game", "games", multiple=True, help="Only cases of this game (repeatable).")
-@click.option("--kind", "kinds_", multiple=True, help="Only cases of this kind (repeatable): evaluate, legal-placements, turn, settle, match-end, perft.")
-@click.option("--capability", "caps", multiple=True, help="Only cases needing this engine capability (repeatable).")
-@click.option("--slow", is_flag=True, help="Also run the cases tagged slow (perft rows above 200,000 sequences).")
+@case_filter_options
 @click.option("--report", "reports", multiple=True, metavar="FORMAT[:FILE]",
-              help="Also write a report: json, junit or markdown; to FILE, or to stdout (the human summary then goes to stderr). Repeatable.")
-@click.option("--results", "results_path", type=click.Path(dir_okay=False),
+              help="Also write a report: json, junit, markdown or html (one self-contained page; with several --engine a clause x engine matrix); to FILE, or to stdout (the human summary then goes to stderr). Repeatable. Formats: spec/reports.md.")
+@click.option("--results", "results_path", metavar="FILE",  # checked by us: one line, not click's usage text
               help="Stream each case's result to this JSON Lines file as it arrives.")
-@click.option("--known-failures", "known_path", type=click.Path(dir_okay=False),
+@click.option("--known-failures", "known_path", metavar="FILE",  # checked by us: one line, not click's usage text
               help="YAML `known_failures: {CASE-ID: reason}`: listed cases do not fail the run; ones that pass again are reported.")
-@click.option("--write-known-failures", "write_known", type=click.Path(dir_okay=False),
+@click.option("--write-known-failures", "write_known", metavar="FILE",  # checked by us: one line, not click's usage text
               help="Write every failing or erroring case of this run to a known-failures file.")
-def run_cmd(command: str | None, oneshot: bool, timeout: float, validate: bool, roots: tuple[Path, ...],
+@click.option("--no-verify", "no_verify", is_flag=True,
+              help="Run golden suites even if they do not match their manifest.yaml (by default such a suite, or golden files with no manifest, is refused: exit 2).")
+def run_cmd(commands: tuple[str, ...], oneshot: bool, timeout: float | None, jobs: int, validate: bool, roots: tuple[Path, ...],
             ids: tuple[str, ...], games: tuple[str, ...], kinds_: tuple[str, ...], caps: tuple[str, ...], slow: bool,
-            reports: tuple[str, ...], results_path: str | None, known_path: str | None, write_known: str | None) -> None:
+            reports: tuple[str, ...], results_path: str | None, known_path: str | None, write_known: str | None,
+            no_verify: bool) -> None:
     """Run every conformance case through an engine and report.
 
-    Prints a summary per rule area and per file, the failures with their differences, and
-    a final line `N passed, N failed, N errored, N skipped`. Exit 0 when nothing failed or
+    Prints the failing clauses, a summary per rule area and per file, each failure explained
+    (description, clauses with their seed quotes, a difference per path), and a final line
+    `N passed, N failed, N errored, N skipped`. With several --engine the suite runs once per
+    engine and the reports compare them (--report html:FILE: a clause x engine matrix). Exit 0 when nothing failed or
     errored (known failures excepted), 1 otherwise, 2 for bad fixtures or options, 3 when
-    the engine never completed its handshake, 130 when interrupted (the report still covers
-    every finished case).
+    the engine never completed its handshake, 130 when interrupted by Ctrl-C and 143 by
+    SIGTERM (the reports still cover every finished case).
     """
+    signals = sigterm_as_interrupt()
+    click.get_current_context().call_on_close(signals.restore)
     targets = _report_targets(reports)
+    check_outputs([results_path, write_known, *(p for _, p in targets)])  # before the suite loads
     kinds = load_kinds()
-    for k in kinds_:
-        if k not in kinds:
-            raise UserError(f"--kind {k}: unknown kind (one of {', '.join(sorted(kinds))})")
-    everything = load_cases(roots or None)
-    cases = Filters(ids, games, kinds_, caps, slow).select(everything, kinds)
-    left_out = len(Filters(ids, games, kinds_, caps, True).select(everything, kinds)) - len(cases)
+    if not no_verify:
+        from ..golden.manifest import check_fixture_roots
+        check_fixture_roots(roots or None)
+    chosen = load_selection(list(roots) or None, CaseFilters(ids, games, kinds_, caps, slow), kinds)
+    cases, left_out = chosen.cases, chosen.slow_left_out
     if left_out:
         click.echo(f"({left_out} slow cases left out: add --slow to run them)", err=True)
     known = load_known_failures(known_path) if known_path else {}
+    if len(commands) > 1:
+        from .several_engines import run_several
+        code = run_several(commands, cases, kinds, known, targets, oneshot, timeout, validate, results_path, write_known,
+                           jobs=jobs)
+        sys.exit(EXIT_TERMINATED if code == EXIT_INTERRUPTED and signals.terminated else code)
+    command = commands[0] if commands else None
     engine = make_engine(command, oneshot, timeout, validate)
     try:
         handshake = engine.start()
     except EngineStartError as e:
         raise UserError(f"engine {command!r}: {e}", EXIT_ENGINE) from None
-    stream = ResultStream(results_path)
+    try:
+        stream = ResultStream(results_path)
+    except BaseException:
+        engine.close()  # never leave the started engine behind
+        raise
     done: list[CaseResult] = []
     interrupted = False
     human_out = sys.stderr if any(p is None for _, p in targets) else sys.stdout
@@ -123,26 +153,55 @@ def run_cmd(command: str | None, oneshot: bool, timeout: float, validate: bool, 
                 done.append(r)
                 stream(r)
                 bar.advance(note=r.case.id)
-            run_cases(engine, cases, kinds, on_result, known)
-    except KeyboardInterrupt:
+            run_cases(engine, cases, kinds, on_result, known, jobs=jobs)
+    except KeyboardInterrupt:  # Ctrl-C, or SIGTERM (Terminated)
         interrupted = True
+        engine.abort()
     finally:
-        engine.close()
-        stream.close()
-        click.echo(human(done, handshake, interrupted), file=human_out)
-        for fmt, path in targets:
-            text = FORMATS[fmt](done, handshake, interrupted)
-            if path:
-                write_output(text, path)
-            else:
-                click.echo(text)
-        if write_known:
-            n = write_known_failures(write_known, done)
-            click.echo(f"wrote {n} known failure(s) to {write_known}", file=sys.stderr)
+        with signals_held():
+            engine.close()
+            try:
+                click.echo(human(done, handshake, interrupted), file=human_out)
+                for fmt, path in targets:
+                    text = FORMATS[fmt](done, handshake, interrupted)
+                    if path:
+                        write_output(text, path)
+                    else:
+                        click.echo(text)
+                if write_known:
+                    n = write_known_failures(write_known, done)
+                    click.echo(f"wrote {n} known failure(s) to {write_known}", file=sys.stderr)
+            finally:
+                stream.close()  # last: a --results write error must not cost the reports
     if interrupted:
-        sys.exit(EXIT_INTERRUPTED)
+        sys.exit(EXIT_TERMINATED if signals.terminated else EXIT_INTERRUPTED)
     if any(r.counts_as_failure for r in done):
         sys.exit(EXIT_FAILURES)
+
+
+@conformance.command("list")
+@click.option("--fixtures", "roots", multiple=True, type=click.Path(path_type=Path),
+              help="Fixture file or folder (repeatable). Default: conformance/fixtures, conformance/golden and conformance/perft.")
+@case_filter_options
+@click.option("--json", "as_json", is_flag=True,
+              help="Print a JSON array of {id, kind, game, clauses, capability, file, tags}.")
+def list_cmd(roots: tuple[Path, ...], ids: tuple[str, ...], games: tuple[str, ...], kinds_: tuple[str, ...],
+             caps: tuple[str, ...], slow: bool, as_json: bool) -> None:
+    """List the cases `conformance run` would run with the same filters, one per line (ID,
+    kind, game, clauses), without running anything. Exit 2 for a filter the suite has no
+    case of, or filters that together select nothing."""
+    kinds = load_kinds()
+    chosen = load_selection(list(roots) or None, CaseFilters(ids, games, kinds_, caps, slow), kinds)
+    if as_json:
+        import json
+        click.echo(json.dumps(listing(chosen.cases, kinds), indent=1))
+    elif chosen.cases:
+        width = max(len(c.id) for c in chosen.cases)
+        click.echo("\n".join(f"{c.id:<{width}}  {c.kind:<16}  {c.game:<14}  {', '.join(c.clauses)}"
+                             for c in chosen.cases))
+    slow_note = f" ({chosen.slow_left_out} slow cases left out: add --slow)" if chosen.slow_left_out else ""
+    count = len(chosen.cases)
+    click.echo(f"{count} case{'' if count == 1 else 's'}{slow_note}", err=True)
 
 
 @conformance.command("lint")
@@ -244,5 +303,21 @@ def mutants_cmd(list_only: bool, names: tuple[str, ...], roots: tuple[Path, ...]
         sys.exit(EXIT_FAILURES)
 
 
+@conformance.command("diff")
+@click.argument("old", metavar="OLD.json")
+@click.argument("new", metavar="NEW.json")
+def diff_cmd(old: str, new: str) -> None:
+    """Compare two `conformance run --report json` files: the cases that newly fail, newly
+    pass, and changed (status, differences or message), one line each. Exit 1 if any case
+    newly fails, 0 otherwise, 2 for a file that is not such a report."""
+    from ..report_diff import diff_files
+    result = diff_files(old, new)
+    click.echo(result.text())
+    if result.newly_failing:
+        sys.exit(EXIT_FAILURES)
+
+
 def register(main: click.Group) -> None:
     main.add_command(conformance)
+    from .conformance_fuzz import add_to  # `conformance fuzz` lives in its own module
+    add_to(conformance)

@@ -8,30 +8,49 @@ import click
 
 from ..errors import EXIT_BAD_INPUT, UserError
 from ..evaluate import evaluate
-from ..io import dump_json, load_data
-from ..rules import game_ids, load_rules
+from ..io import dump_json, load_data, parse_json_line, read_lines
+from ..rules import GameRules, game_ids, load_rules
 
 
 def _evaluate_jsonl(default_game: str | None) -> int:
     """One request per stdin line, one result per stdout line, in order; bad lines inline."""
     bad = 0
     out = sys.stdout
-    for lineno, line in enumerate(sys.stdin, 1):
-        if not line.strip():
+    known: dict[str, GameRules] = {}
+    # the compiled fast path (fives/accel.py) answers plain legal lines byte-identically;
+    # it returns None for every other line, which takes the Python path below
+    from ..accel import line_evaluator
+    fast = line_evaluator(game_ids())
+    for lineno, line, problem in read_lines():
+        if fast is not None and line is not None:
+            answer = fast(line, default_game)
+            if answer is not None:
+                out.write(answer)
+                out.write("\n")
+                continue
+        where = f"stdin line {lineno}"
+        if line is not None and not line.strip():
             continue
         try:
-            req = json.loads(line)
+            if line is None:
+                raise ValueError(problem)
+            try:
+                req = parse_json_line(line, where)
+            except UserError as e:
+                raise ValueError(str(e).removeprefix(f"{where}: ")) from None
             if not isinstance(req, dict) or "placements" not in req:
                 raise ValueError('each line is {"game": GAME, "placements": [...]}')
             game = req.get("game", default_game)
             if game is None:
                 raise ValueError("no game: give \"game\" on the line or --game")
-            load_rules(game)
-            result = evaluate(game, req["placements"])
+            rules = known.get(game) if isinstance(game, str) else None
+            if rules is None:  # once per game id in this stream: finding the rules is not free
+                rules = known[game] = load_rules(game)  # a lookup among the known games, never a path
+            result = evaluate(rules, req["placements"])
         except (ValueError, UserError) as e:
             bad += 1
             code = "unknown-game" if isinstance(e, UserError) else "malformed-request"
-            result = {"error": {"index": None, "code": code, "message": f"stdin line {lineno}: {e}"}}
+            result = {"error": {"index": None, "code": code, "message": f"{where}: {e}"}}
         out.write(dump_json(result))
         out.write("\n")
     out.flush()
@@ -44,7 +63,7 @@ def _evaluate_jsonl(default_game: str | None) -> int:
 @click.option("--game", "game", help=f"Game id: {', '.join(game_ids())}. With --jsonl, the default for lines without \"game\".")
 @click.option("--jsonl", is_flag=True, help='Streaming batch mode: each stdin line {"game": G, "placements": [...]}, each stdout line its result.')
 @click.option("--pretty", is_flag=True, help="Indent the JSON output.")
-@click.argument("file", required=False, type=click.Path(allow_dash=True, dir_okay=False))
+@click.argument("file", required=False, type=click.Path(allow_dash=True))
 def evaluate_cmd(game: str | None, jsonl: bool, pretty: bool, file: str | None) -> None:
     """Evaluate the layout in FILE (YAML or JSON; `-` for stdin): a list of placements.
 

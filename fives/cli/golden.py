@@ -1,14 +1,13 @@
 """`fives golden`: generate and verify golden suites."""
 from __future__ import annotations
 
-import hashlib
 import sys
 from pathlib import Path
 
 import click
 
 from ..errors import EXIT_FAILURES, UserError
-from ..io import load_data
+from ..io import clean_name
 from ..progress import Progress
 from ..rules import game_ids
 
@@ -20,47 +19,64 @@ def golden() -> None:
 
 @golden.command("generate")
 @click.option("--game", "games", multiple=True, required=True, help=f"Game id ({', '.join(game_ids())}); repeatable.")
-@click.option("--cases", type=click.IntRange(1), required=True, help="Unique cases per game.")
+@click.option("--cases", type=click.IntRange(1, 100_000_000), required=True, help="Unique cases per game.")
 @click.option("--seed", type=int, required=True, help="The same seed gives byte-identical files.")
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), required=True, help="Output folder.")
-@click.option("--jobs", type=click.IntRange(1), default=1, show_default=True, help="Worker processes.")
-def generate_cmd(games: tuple[str, ...], cases: int, seed: int, out: Path, jobs: int) -> None:
+@click.option("--out", type=click.Path(path_type=Path), required=True,
+              help="Output folder: must be absent or empty, unless --force.")
+@click.option("--force", is_flag=True,
+              help="Replace the golden suite in a non-empty OUT. Refused if OUT holds anything else than "
+                   "manifest.yaml and <game>/*.yaml files (nothing else is ever deleted).")
+@click.option("--jobs", type=click.IntRange(1), default=1, show_default=True,
+              help="Worker processes on this machine (same files for any value; ignored with --dask).")
+@click.option("--dask", metavar="ADDRESS",
+              help="Run the work on a Dask cluster: local:N starts N workers here, or a scheduler address "
+                   "such as tcp://host:8786. Same files as without. Needs: pip install 'fives[dask]'.")
+def generate_cmd(games: tuple[str, ...], cases: int, seed: int, out: Path, force: bool, jobs: int,
+                 dask: str | None) -> None:
     """Generate CASES fixtures per game into OUT/<game>/<category>.yaml plus OUT/manifest.yaml
-    (suite and generator versions, seed, each file's hash). Categories: random play, all four
-    Sniff arms, doubles at arm ends, largest and zero sums, Horse Race spinner chains,
-    illegal placements, and play: continuation chains, draws, blocked hands with ties,
-    partnership settlements, targets crossed mid-hand and at settlement."""
-    from ..golden.generate import generate, write_manifest
+    (suite and generator versions, the command, each file's case count, size and SHA-256).
+    Categories: random play, all four Sniff arms, doubles at arm ends, largest and zero sums,
+    Horse Race spinner chains, illegal placements, and play: continuation chains, draws,
+    blocked hands with ties, partnership settlements, targets crossed mid-hand and at settlement.
+
+    The suite is written into a hidden folder beside OUT and renamed into place when complete
+    (manifest last): an interrupted run leaves OUT as it was.
+    """
+    from ..distribute import parse_dask_address, require_dask, sigterm_as_interrupt
+    from ..golden.folder import staged_folder
+    from ..golden.generate import finish, generate
     for g in games:
         if g not in game_ids():
-            raise UserError(f"unknown game {g!r}: one of {', '.join(game_ids())}")
-    out.mkdir(parents=True, exist_ok=True)
+            raise UserError(f"unknown game {clean_name(g)[:40]!r}: one of {', '.join(game_ids())}")
+    games = tuple(dict.fromkeys(games))
+    if dask is not None:
+        parse_dask_address(dask)
+        require_dask()
     suites = []
-    for g in games:
-        with Progress(cases, f"golden {g}") as bar:
-            suites.append(generate(g, cases, seed, out, jobs, bar.advance))
-    path = write_manifest(out, suites)
-    total = sum(sum(f["cases"] for f in s["files"].values()) for s in suites)
-    click.echo(f"wrote {total} cases in {sum(len(s['files']) for s in suites)} files; manifest {path}")
+    with sigterm_as_interrupt(), staged_folder(out, force) as stage:
+        for g in games:
+            with Progress(cases, f"golden {g}") as bar:
+                suites.append(generate(g, cases, seed, stage, jobs, bar.advance, dask=dask))
+        finish(stage, suites, games, cases, seed)
+    total = sum(s["cases"] for s in suites)
+    click.echo(f"wrote {total} cases in {sum(len(s['files']) for s in suites)} files; "
+               f"manifest {clean_name(str(out / 'manifest.yaml'))}")
 
 
 @golden.command("verify")
-@click.argument("folder", type=click.Path(file_okay=False, exists=True, path_type=Path))
+@click.argument("folder", type=click.Path(path_type=Path))
 def verify_cmd(folder: Path) -> None:
-    """Check every file of a golden suite against the hashes in its manifest."""
-    data, name = load_data(folder / "manifest.yaml")
-    bad = 0
-    for suite in data.get("suites", []):
-        for rel, info in suite["files"].items():
-            path = folder / rel
-            if not path.is_file():
-                click.echo(f"{path}: missing", err=True)
-                bad += 1
-            elif hashlib.sha256(path.read_bytes()).hexdigest() != info["sha256"]:
-                click.echo(f"{path}: hash differs from {name}", err=True)
-                bad += 1
-    click.echo(f"{'ok' if not bad else f'{bad} problem(s)'}: {folder}")
-    if bad:
+    """Check a golden suite against its manifest: every listed file present with its size and
+    SHA-256, no file the manifest does not list. Exit 0 ok, 1 with one line per problem,
+    2 for a missing, malformed or incomplete manifest."""
+    from ..golden.manifest import verify_suite
+    if not folder.is_dir():
+        raise UserError(f"{clean_name(str(folder))}: no such folder")
+    problems = verify_suite(folder)
+    for p in problems:
+        click.echo(p, err=True)
+    click.echo(f"{'ok' if not problems else f'{len(problems)} problem(s)'}: {clean_name(str(folder))}")
+    if problems:
         sys.exit(EXIT_FAILURES)
 
 

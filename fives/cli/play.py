@@ -6,7 +6,8 @@ from typing import Any
 import click
 
 from ..errors import UserError
-from ..io import write_output
+from ..io import check_writable, write_output
+from ..match import DEFAULT_MAX_HANDS
 from ..rules import GameRules, game_ids, load_rules
 
 
@@ -53,6 +54,9 @@ def summary_lines(rules: GameRules, config: Any, events: list[dict[str, Any]]) -
             parts += [f"{names[d['side']]} -{d['points']}" for d in ev["deductions"] if d["points"]]
             out.append("  settlement: " + ("; ".join(parts) or "nothing changes"))
             out.append("  scores: " + ", ".join(f"{n} {s}" for n, s in zip(names, ev["scores"])))
+        elif kind == "match-end" and ev["by"] == "abandoned":
+            out.append(f"match abandoned after {ev['hands']} hands with no winner (the --max-hands limit); "
+                       "final scores " + ", ".join(f"{n} {s}" for n, s in zip(names, ev["scores"])))
         elif kind == "match-end":
             if ev["by"] == "placement":
                 out.append(f"  {counts['place']} placements, {counts['draw']} draws, {counts['pass']} passes; "
@@ -68,19 +72,25 @@ def summary_lines(rules: GameRules, config: Any, events: list[dict[str, Any]]) -
 @click.option("--game", required=True, help=f"Game id: {', '.join(game_ids())}.")
 @click.option("--players", required=True, type=int, help="Number of players (2-4).")
 @click.option("--partnerships", is_flag=True, help="Four players in two fixed partnerships (seats 0+2 v 1+3).")
-@click.option("--seed", required=True, type=click.IntRange(min=0),
-              help="Seed of the shuffle, the lot and the strategies.")
+@click.option("--seed", required=True, type=click.IntRange(min=0, max=10**18 - 1),
+              help="Seed of the shuffle, the lot and the strategies (0 to 10^18-1).")
 @click.option("--strategy", "strategies", multiple=True, metavar="NAME",
               help="random, greedy or first; once for every seat, once per side, or once per seat in seat order "
                    "(repeat the option or separate names with commas). Default: random.")
-@click.option("--out", "out", type=click.Path(dir_okay=False, allow_dash=True),
+@click.option("--out", "out", type=click.Path(allow_dash=True),
               help="Write the game record (JSON Lines, spec/record.md) here; - for stdout.")
+@click.option("--max-hands", "max_hands", type=click.IntRange(min=1, max=1_000_000), default=DEFAULT_MAX_HANDS,
+              show_default=True,
+              help="End a match still undecided after this many hands as abandoned: no winner, the scores as "
+                   "they stand (American Sniff scores have no floor, so some matches never end).")
 @click.option("--quiet", is_flag=True, help="Print only the result line.")
 def play_cmd(game: str, players: int, partnerships: bool, seed: int, strategies: tuple[str, ...],
-             out: str | None, quiet: bool) -> None:
+             out: str | None, quiet: bool, max_hands: int) -> None:
     """Play one seeded self-play match and print a hand-by-hand summary.
 
-    The same options always give a byte-identical record.
+    The same options always give a byte-identical record. A match with no winner after
+    --max-hands hands ends abandoned (spec/play.md, "Abandoned matches"); the record's
+    match-end line says so and `fives replay` accepts it.
     """
     from ..record import dumps
     from ..strategies import play_match
@@ -88,8 +98,10 @@ def play_cmd(game: str, players: int, partnerships: bool, seed: int, strategies:
     rules = load_rules(game)
     config = _config(rules, players, partnerships)
     names = [n.strip() for s in strategies for n in s.split(",") if n.strip()]
+    if out and out != "-":
+        check_writable(out)  # before the match, not after it
     try:
-        events = play_match(rules, config, seed, names)
+        events = play_match(rules, config, seed, names, max_hands=max_hands)
     except ValueError as e:
         raise UserError(str(e)) from None
     text = "".join(dumps(e) + "\n" for e in events)
@@ -105,7 +117,7 @@ def play_cmd(game: str, players: int, partnerships: bool, seed: int, strategies:
 
 
 @click.command("replay")
-@click.argument("record", type=click.Path(dir_okay=False, allow_dash=True))
+@click.argument("record", type=click.Path(allow_dash=True))
 def replay_cmd(record: str) -> None:
     """Re-check a game record against the rules, event by event.
 
@@ -118,37 +130,35 @@ def replay_cmd(record: str) -> None:
     s = replay_file(record)
     names = _side_names(s.config)
     won = " and ".join(names[w] for w in s.winners)
-    click.echo(f"{record}: ok: {s.lines} lines, {s.hands} hands of {s.game}; {won} "
-               f"{'share the win' if len(s.winners) > 1 else 'wins'} ("
+    verdict = ("abandoned, no winner" if not s.winners
+               else f"{won} {'share the win' if len(s.winners) > 1 else 'wins'}")
+    click.echo(f"{record}: ok: {s.lines} lines, {s.hands} hands of {s.game}; {verdict} ("
                + ", ".join(f"{n} {p}" for n, p in zip(names, s.scores)) + ")")
 
 
 @click.command("tally", context_settings={"ignore_unknown_options": True})
 @click.option("--game", required=True, help=f"Game id: {', '.join(game_ids())}.")
-@click.option("--previous", type=int, help="Horse Race: the score before, shown as the back peg.")
+@click.option("--previous", help="Horse Race: the score before, shown as the back peg.")
 @click.option("--players", type=int, default=2, show_default=True, help="Number of players (sets the target).")
 @click.argument("scores", nargs=-1, required=True)
-def tally_cmd(game: str, previous: int | None, players: int, scores: tuple[str, ...]) -> None:
+def tally_cmd(game: str, previous: str | None, players: int, scores: tuple[str, ...]) -> None:
     """Print the score record the game's document describes for each SCORE.
 
     American Sniff: the paper tally in raw points (a stroke per 5 points; a 50-point symbol is
     a large X with a small x in each of the four spaces around it). Horse Race: the pegs on a
     cribbage board in displayed points. A negative Sniff score may be given as -15.
     """
+    from ..io import parse_ascii_int
     from ..tally import tally_text
 
     rules = load_rules(game)
     config = _config(rules, players, players in rules.partnership_players and players not in rules.solo_players)
-    values = []
-    for text in scores:
-        try:
-            values.append(int(text))
-        except ValueError:
-            raise UserError(f"score {text!r} is not a whole number") from None
+    back = parse_ascii_int(previous, "--previous") if previous is not None else None
+    values = [parse_ascii_int(text, "score") for text in scores]
     blocks = []
     for v in values:
         try:
-            blocks.append(tally_text(rules, v, config.target, previous))
+            blocks.append(tally_text(rules, v, config.target, back))
         except ValueError as e:
             raise UserError(f"score {v}: {e}") from None
     click.echo("\n\n".join(blocks))

@@ -10,23 +10,35 @@ import click
 
 from ..errors import EXIT_BAD_INPUT, EXIT_FAILURES, UserError
 from ..io import write_output
+from ..progress import Progress
 from ..rules import game_ids
 
 
 @contextlib.contextmanager
 def _progress(total: int, label: str) -> Iterator[Any]:
-    """A progress bar on stderr when it is a terminal; silent when piped."""
-    if sys.stderr.isatty():
-        with click.progressbar(length=total, label=label, file=sys.stderr) as bar:
-            yield bar.update
-    else:
-        yield lambda n=1: None
+    """The package's progress bar (fives/progress.py), as a `tick(n=1)` callback."""
+    with Progress(total, label) as bar:
+        yield bar.advance
 
 
 def _write(text: str, out: str) -> None:
-    if out != "-":
-        Path(out).parent.mkdir(parents=True, exist_ok=True)
+    _prepare_out(out)
     write_output(text, out)
+
+
+def _prepare_out(out: str | None) -> None:
+    """Create OUT's folder and check OUT can be written, before any long work (one line on error)."""
+    from ..io import check_writable, clean_name
+
+    if out is None or out == "-":
+        return
+    try:
+        Path(out).parent.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise UserError(f"{clean_name(out)}: cannot write: part of its folder path is a file") from None
+    except OSError as e:
+        raise UserError(f"{clean_name(out)}: cannot create its folder ({e.strerror})") from None
+    check_writable(out)
 
 
 def _as_json(out: str, json_flag: bool) -> bool:
@@ -57,17 +69,22 @@ def puzzles() -> None:
               help="Order of the puzzles in the file (difficulty: by grade, then score, stable).")
 @click.option("--out", required=True, help="Output file (.yaml, or .json for JSON; - for stdout).")
 @click.option("--json", "json_flag", is_flag=True, help="Write JSON whatever the file name.")
+@click.option("--dask", metavar="ADDRESS",
+              help="Make the puzzles on a Dask cluster: local:N starts N workers here, or a scheduler address "
+                   "such as tcp://host:8786. Same bytes as without. Needs: pip install 'fives[dask]'.")
 def generate_cmd(games: tuple[str, ...], kind: str | None, count: int, seed: int, difficulty: int | None,
-                 theme: str | None, order: str, out: str, json_flag: bool) -> None:
+                 theme: str | None, order: str, out: str, json_flag: bool, dask: str | None) -> None:
     """Generate COUNT puzzles, each proven unique by z3 and by brute-force count."""
     from ..puzzles.generate import Stats, generate_set
     from ..puzzles.model import dumps
 
     if len(set(games)) != len(games):
         raise UserError("a --game is given twice")
+    _prepare_out(out)
     stats = Stats()
     with _progress(count, "generating") as tick:
-        pset = generate_set(list(games), kind, count, seed, difficulty, progress=tick, stats=stats, theme=theme)
+        pset = generate_set(list(games), kind, count, seed, difficulty, progress=tick, stats=stats, theme=theme,
+                            dask=dask)
     if order == "difficulty":
         pset.puzzles.sort(key=lambda p: (p.difficulty.grade, p.difficulty.score))
     _write(dumps(pset.to_dict(), _as_json(out, json_flag)), out)
@@ -77,24 +94,38 @@ def generate_cmd(games: tuple[str, ...], kind: str | None, count: int, seed: int
 
 
 @puzzles.command("solve")
-@click.argument("file", type=click.Path(allow_dash=True, dir_okay=False))
+@click.argument("file", type=click.Path(allow_dash=True))
 @click.option("--limit", type=click.IntRange(min=1), default=10, show_default=True,
               help="Stop counting a puzzle's answers at this many.")
 @click.option("--json", "json_flag", is_flag=True, help="Print JSON instead of YAML.")
-def solve_cmd(file: str, limit: int, json_flag: bool) -> None:
+@click.option("--time-limit", "time_limit", type=click.FloatRange(min=0, min_open=True), default=None,
+              metavar="SECONDS", help="Seconds z3 may spend on each puzzle (default 60); a puzzle not decided in "
+              "time is reported as undecided.")
+def solve_cmd(file: str, limit: int, json_flag: bool, time_limit: float | None) -> None:
     """Solve every puzzle in FILE with z3 (stated solutions are ignored).
 
     Prints each puzzle's answers (up to --limit) and whether it has exactly one. Exits 0 if
-    every puzzle has exactly one answer, 1 otherwise, 2 on bad input.
+    every puzzle has exactly one answer, 1 otherwise (a puzzle z3 could not decide within
+    --time-limit included), 2 on bad input.
     """
     from ..puzzles.model import _flow, dumps, load_problems
     from ..puzzles.z3model import PuzzleModel
 
+    from ..puzzles.z3model import DEFAULT_TIME_LIMIT, OverBudget
+
     problems, _ = load_problems(file)
-    results, bad = [], 0
+    results, bad, undecided = [], 0, 0
     with _progress(len(problems), "solving") as tick:
         for label, problem, rec in problems:
-            answers = _safe_solve(PuzzleModel, problem, limit, label)
+            try:
+                answers = _safe_solve(PuzzleModel, problem, limit, label, time_limit or DEFAULT_TIME_LIMIT)
+            except OverBudget as e:
+                bad += 1
+                undecided += 1
+                results.append({"puzzle": rec.get("id", label), "answers": "undecided", "unique": None,
+                                "reason": str(e)})
+                tick(1)
+                continue
             bad += len(answers) != 1
             results.append({"puzzle": rec.get("id", label), "answers": len(answers) if len(answers) < limit else f">={limit}",
                             "unique": len(answers) == 1,
@@ -103,39 +134,49 @@ def solve_cmd(file: str, limit: int, json_flag: bool) -> None:
             tick(1)
     click.echo(dumps({"results": results}, json_flag), nl=False)
     if bad:
-        click.echo(f"fives: {bad} of {len(problems)} puzzle(s) do not have exactly one answer", err=True)
+        why = f" ({undecided} undecided within the time limit)" if undecided else ""
+        click.echo(f"fives: {bad} of {len(problems)} puzzle(s) do not have exactly one answer{why}", err=True)
         sys.exit(EXIT_FAILURES)
 
 
-def _safe_solve(model: Any, problem: Any, limit: int, label: str) -> list:
+def _safe_solve(model: Any, problem: Any, limit: int, label: str, time_limit: float | None = None) -> list:
     from ..layout import IllegalPlacement
 
     try:
-        return model(problem).solve(limit)
+        return model(problem).solve(limit, time_limit)
     except IllegalPlacement as e:
         raise UserError(f"{label}: layout placement {e.index}: {e.code}: {e.message}") from None
 
 
 @puzzles.command("verify")
-@click.argument("file", type=click.Path(allow_dash=True, dir_okay=False))
+@click.argument("file", type=click.Path(allow_dash=True))
 @click.option("--budget", type=click.IntRange(min=1), default=None,
               help="Brute-force node budget per puzzle (default 400000); larger puzzles are proven by z3 alone.")
 @click.option("--no-grade", is_flag=True, help="Skip recomputing difficulty features and themes.")
-def verify_cmd(file: str, budget: int | None, no_grade: bool) -> None:
+@click.option("--time-limit", "time_limit", type=click.FloatRange(min=0, min_open=True), default=None,
+              metavar="SECONDS", help="Seconds z3 may spend proving each puzzle unique (default 60); past it the "
+              "puzzle fails verification (exit 2).")
+def verify_cmd(file: str, budget: int | None, no_grade: bool, time_limit: float | None) -> None:
     """Re-prove every puzzle in FILE: schema, id, engine replay of the solution, z3 uniqueness
     (solve, block, unsat), brute-force count where small enough, grade and themes.
 
     Exits 0 when all pass, 2 naming the first bad puzzle.
     """
     from ..puzzles.brute import DEFAULT_BUDGET
-    from ..puzzles.verify import BadPuzzle, check
+    from ..puzzles.verify import BadPuzzle, check, check_set
+    from ..puzzles.z3model import DEFAULT_TIME_LIMIT
 
-    _, puzzles, name = _load_set(file)
+    data, puzzles, name = _load_set(file)
+    try:
+        check_set(data, puzzles)
+    except BadPuzzle as e:
+        raise UserError(f"{name}: {e}", EXIT_BAD_INPUT) from None
     agreed = large = 0
     with _progress(len(puzzles), "verifying") as tick:
         for label, pz in puzzles:
             try:
-                report = check(pz, budget or DEFAULT_BUDGET, grade=not no_grade)
+                report = check(pz, budget or DEFAULT_BUDGET, grade=not no_grade,
+                               time_limit=time_limit or DEFAULT_TIME_LIMIT)
             except BadPuzzle as e:
                 raise UserError(f"{name}: {label}: {e}", EXIT_BAD_INPUT) from None
             agreed += report.brute == "agrees"
@@ -152,7 +193,7 @@ def _load_set(file: str) -> Any:
 
 
 @puzzles.command("to-golden")
-@click.argument("file", type=click.Path(allow_dash=True, dir_okay=False))
+@click.argument("file", type=click.Path(allow_dash=True))
 @click.option("--out", required=True, help="Fixture file to write (YAML; .json for JSON; - for stdout).")
 def to_golden_cmd(file: str, out: str) -> None:
     """Turn a puzzle set into conformance fixtures (kind evaluate): each puzzle's table
@@ -160,7 +201,15 @@ def to_golden_cmd(file: str, out: str) -> None:
     from ..puzzles.golden import fixtures_from_set
     from ..puzzles.model import dumps
 
+    from ..puzzles.verify import BadPuzzle, replay
+
     data, puzzles, name = _load_set(file)
+    for label, pz in puzzles:  # an illegal layout or solution is bad input, named, before any output
+        try:
+            replay(pz.problem, pz.solution)
+        except BadPuzzle as e:
+            raise UserError(f"{name}: {label}: {e}") from None
+    _prepare_out(out)
     doc = fixtures_from_set([pz for _, pz in puzzles], name)
     _write(dumps(doc, out.endswith(".json")), out)
 
@@ -174,6 +223,7 @@ def extremal_cmd(games: tuple[str, ...], out: str | None) -> None:
     from ..puzzles.golden import extremal_fixtures
     from ..puzzles.model import dumps
 
+    _prepare_out(out)
     found = []
     for g in games or tuple(game_ids()):
         for what in ("counted", "scoring"):

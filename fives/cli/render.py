@@ -31,7 +31,7 @@ def find_fixture(case_id: str) -> tuple[str, list[Any], str]:
     can be drawn. A play case draws its `layout`."""
     from ..fixtures import default_roots, load_cases
 
-    for case in load_cases(default_roots()):
+    for case in load_cases(default_roots(), ids=[case_id]):  # reads only files that mention it
         if case.id == case_id:
             placements = case.input.get("placements", case.input.get("layout"))
             if not isinstance(placements, list):

@@ -1,50 +1,66 @@
 """`fives golden generate`: a deterministic, streamed, parallel golden suite.
 
 Case i of a suite is drawn from its own generator `random.Random(f"{seed}:{game}:{i}")`, so
-cases can be made on any core (or any machine) in any order and merged by index: the
-output only depends on (game, cases, seed, generator version). Cases stream to one file per
-category as they arrive; only the set of IDs seen (for de-duplication) stays in memory.
+cases can be made on any core (or any machine) in any order and merged by index: the output
+only depends on (game, cases, seed, generator version). Work goes out in blocks of BLOCK
+indices (`fives.distribute.map_ordered`: in process, a process pool, or Dask); blocks come back
+in index order, repeated IDs are dropped (the first is kept) and cases stream to one file per
+category, hashed as they are written. Memory stays flat: only the 48-bit IDs seen are kept, in
+a compact table (`fives.golden.idset`: 12-24 bytes per case).
 """
 from __future__ import annotations
 
+import functools
 import hashlib
-import multiprocessing
 import random
-from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any, Callable
+from types import TracebackType
+from typing import IO, Any, Callable, Sequence
 
 import yaml
 
-from ..rules import load_rules
-from .cases import builders, case_id
+from ..distribute import map_ordered
+from ..errors import UserError
+from ..rules import GameRules, load_rules
+from .cases import CaseBuilder, builders, case_id
+from .idset import IdSet
+from .manifest import FILE_HEADER, write_manifest
 
 GENERATOR_VERSION = "1"
-SUITE_FORMAT = "fives-golden/1"
-BLOCK = 64  # cases handed to the worker pool at once
+SUITE_VERSION = "1"
+BLOCK = 64  # most case indices per work unit: about half a second of work, one message each way
+MIN_BLOCK = 8
+#: Draws allowed per requested case before giving up (repeats: 0.5% at 1,500 cases, 4% at 100,000).
+MAX_DRAWS_PER_CASE = 4
 
 
-def make_case(args: tuple[str, int, int]) -> tuple[str, dict[str, Any]]:
-    """(category, case) for case `index` of a suite: a pure function of its arguments.
-
-    The generator for case i is random.Random(f"{seed}:{game}:{i}"): any process (or
-    machine) can make any case, and merging by index gives the same suite."""
-    game, seed, index = args
-    rng = random.Random(f"{seed}:{game}:{index}")
+@functools.lru_cache(maxsize=None)
+def _table() -> tuple[tuple[str, ...], tuple[int, ...], tuple[CaseBuilder, ...]]:
     table = builders()
-    names = sorted(table)
-    weights = [table[n][0] for n in names]
-    rules = load_rules(game)
+    names = tuple(sorted(table))
+    return names, tuple(table[n][0] for n in names), tuple(table[n][1] for n in names)
+
+
+def _draw(game: str, seed: int, index: int, rules: GameRules) -> tuple[str, dict[str, Any]]:
+    names, weights, build = _table()
+    rng = random.Random(f"{seed}:{game}:{index}")
     while True:
-        name = rng.choices(names, weights)[0]
-        case = table[name][1](rng, rules)
+        k = rng.choices(range(len(names)), weights)[0]
+        case = build[k](rng, rules)
         if case is not None:
             break
+    name = names[k]
     full = {"id": case_id(game, case["kind"], case["input"]), "kind": case["kind"], "game": game,
             "clauses": case["clauses"],
             "source": {"derived": f"fives golden generate {GENERATOR_VERSION}: seed {seed}, case {index}, generator {name}"},
             "description": case["description"], "input": case["input"], "expect": case["expect"]}
     return name, full
+
+
+def make_case(args: tuple[str, int, int]) -> tuple[str, dict[str, Any]]:
+    """(category, case) for case `index` of a suite: a pure function of (game, seed, index)."""
+    game, seed, index = args
+    return _draw(game, seed, index, load_rules(game))
 
 
 def dump_case(case: dict[str, Any]) -> str:
@@ -57,14 +73,24 @@ def make_case_text(args: tuple[str, int, int]) -> tuple[str, int, str]:
     return category, int(case["id"].rsplit("-", 1)[1], 16), dump_case(case)
 
 
-@dataclass
-class SuiteFiles:
-    out: Path
-    game: str
-    seed: int
+def make_block(game: str, seed: int, start: int, count: int = BLOCK) -> list[tuple[str, int, str]]:
+    """Cases start .. start+count-1 as `make_case_text` gives them: one work unit."""
+    rules = load_rules(game)
+    out = []
+    for index in range(start, start + count):
+        category, case = _draw(game, seed, index, rules)
+        out.append((category, int(case["id"].rsplit("-", 1)[1], 16), dump_case(case)))
+    return out
 
-    def __post_init__(self) -> None:
-        self.handles: dict[str, IO[str]] = {}
+
+class SuiteFiles:
+    """One open file per category under out/<game>/; each hashed and sized as it is written."""
+
+    def __init__(self, out: Path, game: str, seed: int) -> None:
+        self.out, self.game, self.seed = out, game, seed
+        self.handles: dict[str, IO[bytes]] = {}
+        self.hashes: dict[str, Any] = {}
+        self.sizes: dict[str, int] = {}
         self.counts: dict[str, int] = {}
 
     def write(self, category: str, text: str) -> None:
@@ -72,57 +98,78 @@ class SuiteFiles:
         if f is None:
             path = self.out / self.game / f"{category}.yaml"
             path.parent.mkdir(parents=True, exist_ok=True)
-            f = self.handles[category] = open(path, "w", encoding="utf-8", newline="\n")
-            f.write(f"# Golden suite generated by fives golden generate {GENERATOR_VERSION}; do not edit.\n"
-                    f"format: fives-fixtures/1\ntitle: 'golden {self.game} {category}, seed {self.seed}'\ncases:\n")
-            self.counts[category] = 0
-        f.write(text)
+            f = self.handles[category] = open(path, "wb")
+            self.hashes[category], self.sizes[category], self.counts[category] = hashlib.sha256(), 0, 0
+            self._put(category, f"{FILE_HEADER} {GENERATOR_VERSION}; do not edit.\n"
+                                f"format: fives-fixtures/1\ntitle: 'golden {self.game} {category}, seed {self.seed}'\ncases:\n")
+        self._put(category, text)
         self.counts[category] += 1
 
+    def _put(self, category: str, text: str) -> None:
+        data = text.encode("utf-8")
+        self.handles[category].write(data)
+        self.hashes[category].update(data)
+        self.sizes[category] += len(data)
+
     def close(self) -> dict[str, dict[str, Any]]:
-        files = {}
-        for category, f in sorted(self.handles.items()):
+        """Close every file; the manifest's `files` mapping (cases, size, sha256 per file)."""
+        for f in self.handles.values():
             f.close()
-            path = self.out / self.game / f"{category}.yaml"
-            files[f"{self.game}/{category}.yaml"] = {"cases": self.counts[category],
-                                                     "sha256": hashlib.sha256(path.read_bytes()).hexdigest()}
-        return files
+        return {f"{self.game}/{c}.yaml": {"cases": self.counts[c], "size": self.sizes[c],
+                                           "sha256": self.hashes[c].hexdigest()} for c in sorted(self.handles)}
+
+    def __enter__(self) -> "SuiteFiles":
+        return self
+
+    def __exit__(self, et: type[BaseException] | None, ev: BaseException | None, tb: TracebackType | None) -> None:
+        for f in self.handles.values():
+            f.close()
 
 
 def generate(game: str, cases: int, seed: int, out: Path, jobs: int = 1,
-             progress: Callable[[int], None] | None = None) -> dict[str, Any]:
-    """Write `cases` unique cases under out/<game>/ and return the manifest entry."""
+             progress: Callable[[int], None] | None = None, *, dask: str | None = None) -> dict[str, Any]:
+    """Write `cases` unique cases under out/<game>/ and return the manifest entry. The files
+    are the same for any `jobs` and with or without `dask` (blocks are merged in index order)."""
     load_rules(game)
-    files = SuiteFiles(out, game, seed)
-    seen: set[int] = set()  # the 48-bit content hash of every ID written: small ints, flat memory
-    index = 0
-    pool = multiprocessing.get_context("fork").Pool(jobs) if jobs > 1 else None
-    try:
-        while len(seen) < cases:
-            block = [(game, seed, i) for i in range(index, index + BLOCK)]
-            index += BLOCK
-            made = pool.map(make_case_text, block) if pool else [make_case_text(a) for a in block]
-            for category, key, text in made:
-                if len(seen) >= cases:
+    # Smaller blocks for small suites, so no worker idles long at the end; the files do not
+    # depend on the block size (blocks are merged in index order).
+    block = max(MIN_BLOCK, min(BLOCK, cases // 32))
+    max_draws = cases * MAX_DRAWS_PER_CASE + 10 * BLOCK
+    starts: Sequence[int] = range(0, max_draws, block)
+    seen = IdSet()
+    written = 0
+    with SuiteFiles(out, game, seed) as files:
+        blocks = map_ordered(functools.partial(make_block, game, seed, count=block), starts, jobs=jobs, dask=dask)
+        try:
+            for block in blocks:
+                for category, key, text in block:
+                    if not seen.add(key):
+                        continue  # the same question twice: keep the first
+                    files.write(category, text)
+                    written += 1
+                    if progress:
+                        progress(1)
+                    if written == cases:
+                        break
+                if written == cases:
                     break
-                if key in seen:
-                    continue  # the same question twice: keep the first
-                seen.add(key)
-                files.write(category, text)
-                if progress:
-                    progress(1)
-    finally:
-        if pool:
-            pool.close()
-            pool.join()
-        written = files.close()
-    return {"game": game, "seed": seed, "cases": cases, "files": written}
+        finally:
+            close = getattr(blocks, "close", None)
+            if close is not None:
+                close()  # stops the workers still busy on blocks past the end
+        if written < cases:
+            raise UserError(f"{game}: only {written} distinct cases in {max_draws} draws; ask for fewer --cases")
+        entry = files.close()
+    return {"game": game, "seed": seed, "cases": cases, "files": entry}
 
 
-def write_manifest(out: Path, suites: list[dict[str, Any]]) -> Path:
-    manifest = {"format": SUITE_FORMAT, "suite_version": "1", "generator_version": GENERATOR_VERSION,
-                "suites": suites}
-    path = out / "manifest.yaml"
-    path.write_text("# Manifest of a golden suite: re-run the command below to reproduce it byte for byte.\n"
-                    + yaml.safe_dump(manifest, sort_keys=False), encoding="utf-8")
-    return path
+def command_line(games: Sequence[str], cases: int, seed: int) -> str:
+    """The command that reproduces a suite (`--out`, `--jobs` and `--dask` do not change it)."""
+    return " ".join(["fives golden generate", *(f"--game {g}" for g in games), f"--cases {cases}", f"--seed {seed}",
+                     "--out DIR"])
+
+
+def finish(out: Path, suites: list[dict[str, Any]], games: Sequence[str], cases: int, seed: int) -> Path:
+    """Write the manifest: the last file of a suite."""
+    return write_manifest(out, suites, suite_version=SUITE_VERSION, generator_version=GENERATOR_VERSION,
+                          command=command_line(games, cases, seed))

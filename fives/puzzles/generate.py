@@ -6,6 +6,8 @@ prove the same answer unique before the puzzle is kept. Same seed, same bytes.
 """
 from __future__ import annotations
 
+import dataclasses
+import functools
 import hashlib
 import random
 from dataclasses import dataclass
@@ -178,9 +180,21 @@ def themed_plan(games: list[str], kind: str | None, count: int, theme: str) -> l
     return [pairs[i % len(pairs)] for i in range(count)] if pairs else []
 
 
+def _speculate(target_difficulty: int | None, theme: str | None, unit: tuple[str, str, int]) -> tuple[Puzzle, Stats]:
+    """One puzzle made with no `exclude` set: a work unit for a worker (see generate_set)."""
+    game, kind, seed = unit
+    stats = Stats()
+    return generate_one(load_rules(game), kind, seed, target_difficulty, stats, theme=theme), stats
+
+
+def _add_stats(total: Stats, part: Stats) -> None:
+    for f in dataclasses.fields(Stats):
+        setattr(total, f.name, getattr(total, f.name) + getattr(part, f.name))
+
+
 def generate_set(games: list[str], kind: str | None, count: int, seed: int, target_difficulty: int | None,
                  progress: Callable[[int], None] | None = None, stats: Stats | None = None,
-                 theme: str | None = None) -> PuzzleSet:
+                 theme: str | None = None, dask: str | None = None) -> PuzzleSet:
     if target_difficulty is not None and target_difficulty not in LABELS:
         raise UserError(f"--difficulty must be one of {', '.join(map(str, LABELS))}, got {target_difficulty}")
     if theme is not None and (why := reachable(theme, games, kind)):
@@ -190,6 +204,24 @@ def generate_set(games: list[str], kind: str | None, count: int, seed: int, targ
     kinds = tuple(sorted({k for _, k in jobs}, key=("single", "turn", "build").index))
     out = PuzzleSet(games=tuple(games), seed=seed, kinds=kinds, difficulty=target_difficulty)
     seen: set[str] = set()
+    if dask is not None:
+        # Each puzzle is made on the cluster as if nothing were excluded, then merged in order. A
+        # puzzle whose ID is not already in the set is exactly what the sequential loop gives
+        # (`exclude` only skips candidates, and the result was not one of them); the rare
+        # repeat is made again here with the real exclusions. Same bytes as without --dask.
+        from ..distribute import map_ordered
+        units = [(g, k, puzzle_seed(seed, g, k, target_difficulty, i)) for i, (g, k) in enumerate(jobs)]
+        made = map_ordered(functools.partial(_speculate, target_difficulty, theme), units, dask=dask)
+        for (g, k, s), (pz, part) in zip(units, made):
+            if pz.id in seen:
+                pz = generate_one(load_rules(g), k, s, target_difficulty, stats, exclude=frozenset(seen), theme=theme)
+            else:
+                _add_stats(stats, part)
+            seen.add(pz.id)
+            out.puzzles.append(pz)
+            if progress:
+                progress(1)
+        return out
     for i, (g, k) in enumerate(jobs):
         s = puzzle_seed(seed, g, k, target_difficulty, i)
         pz = generate_one(load_rules(g), k, s, target_difficulty, stats, exclude=frozenset(seen), theme=theme)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from ..layout import IllegalPlacement, Placement
 from .brute import DEFAULT_BUDGET, TooLarge, count_solutions, enumerate_answers
@@ -63,9 +64,31 @@ class Report:
     brute_nodes: int | None
 
 
-def check(puzzle: Puzzle, budget: int | None = DEFAULT_BUDGET, grade: bool = True) -> Report:
-    """Every check `fives puzzles verify` makes on one puzzle; BadPuzzle on the first failure."""
-    from .z3model import PuzzleModel
+def check_set(data: dict[str, Any], puzzles: list[tuple[str, Puzzle]]) -> None:
+    """The set-level checks: `count` is the number of puzzles, no puzzle is listed twice (an id
+    is derived from the content, so a repeated id is a repeated puzzle), and the set's
+    `games`/`kinds` cover its puzzles. BadPuzzle naming the first failure."""
+    if data.get("count") != len(puzzles):
+        raise BadPuzzle(f"count says {data.get('count')} but the set holds {len(puzzles)} puzzle(s)")
+    first: dict[str, str] = {}
+    for label, pz in puzzles:
+        if pz.id in first:
+            raise BadPuzzle(f"{label} repeats {first[pz.id]}: a set lists each puzzle once")
+        first[pz.id] = label
+    for label, pz in puzzles:
+        if pz.problem.game not in data.get("games", []):
+            raise BadPuzzle(f"{label}: game {pz.problem.game} is not among the set's games")
+        if pz.problem.kind not in data.get("kinds", []):
+            raise BadPuzzle(f"{label}: kind {pz.problem.kind} is not among the set's kinds")
+
+
+def check(puzzle: Puzzle, budget: int | None = DEFAULT_BUDGET, grade: bool = True,
+          time_limit: float | None = None) -> Report:
+    """Every check `fives puzzles verify` makes on one puzzle; BadPuzzle on the first failure.
+
+    `budget`: brute-force nodes (past it the puzzle is "too large" for brute force and z3
+    alone proves it); `time_limit`: seconds for z3 (past it, BadPuzzle: undecided)."""
+    from .z3model import OverBudget, PuzzleModel
 
     problem = puzzle.problem
     if puzzle.id != problem.puzzle_id():
@@ -73,7 +96,10 @@ def check(puzzle: Puzzle, budget: int | None = DEFAULT_BUDGET, grade: bool = Tru
     pts = replay(problem, puzzle.solution)
     if pts != puzzle.solution_points:
         raise BadPuzzle(f"solution_points {list(puzzle.solution_points)} but the engine scores {list(pts)}")
-    found = PuzzleModel(problem).solve(limit=2)
+    try:
+        found = PuzzleModel(problem).solve(limit=2, time_limit=time_limit)
+    except OverBudget as e:
+        raise BadPuzzle(f"{e} (--time-limit): uniqueness is not proven") from None
     if len(found) != 1:
         raise BadPuzzle(f"z3 finds {len(found)} answers" + (", not exactly one" if found else ""))
     if found[0][0] != puzzle.solution:

@@ -9,6 +9,7 @@ block the answer found, and get unsat. Import lazily: z3 is heavy.
 """
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,7 +21,13 @@ from .model import Problem
 from .space import start
 
 LINE_A, LINE_B, BRANCH_A, BRANCH_B = Side.LINE_A, Side.LINE_B, Side.BRANCH_A, Side.BRANCH_B
+#: Default seconds `fives puzzles solve` and `verify` give z3 per puzzle (`--time-limit`).
+DEFAULT_TIME_LIMIT = 60.0
 Slot = tuple[Tile, Side]
+
+
+class OverBudget(RuntimeError):
+    """z3 could not decide within its time budget (or gave up): the puzzle is undecided."""
 
 
 @dataclass(frozen=True)
@@ -260,14 +267,27 @@ class PuzzleModel:
             same.append(z3.Not(self.act[len(ks)]))
         self.solver.add(z3.Not(z3.And(same)))
 
-    def solve(self, limit: int = 2) -> list[tuple[tuple[Placement, ...], tuple[int, ...]]]:
+    def solve(self, limit: int = 2,
+              time_limit: float | None = None) -> list[tuple[tuple[Placement, ...], tuple[int, ...]]]:
         """Up to `limit` answers, found one by one and blocked; fewer than `limit` is a proof
-        that there are no others. Sorted, so the output does not depend on z3's model order."""
+        that there are no others. Sorted, so the output does not depend on z3's model order.
+
+        `time_limit`: seconds for the whole search; OverBudget when z3 has not decided by then
+        (a bare build of many tiles can take minutes)."""
         out = []
+        deadline = None if time_limit is None else time.monotonic() + time_limit
         while len(out) < limit:
+            if deadline is not None:
+                left_ms = int((deadline - time.monotonic()) * 1000)
+                if left_ms <= 0:
+                    raise OverBudget(f"z3 did not decide within the time budget of {time_limit:g} s")
+                self.solver.set("timeout", left_ms)
             r = self.solver.check()
             if r == z3.unknown:
-                raise RuntimeError(f"z3 gave up: {self.solver.reason_unknown()}")
+                reason = self.solver.reason_unknown()
+                if deadline is not None and reason in ("timeout", "canceled"):
+                    raise OverBudget(f"z3 did not decide within the time budget of {time_limit:g} s")
+                raise OverBudget(f"z3 gave up: {reason}")
             if r == z3.unsat:
                 break
             ks, placements, pts = self._answer(self.solver.model())
@@ -281,5 +301,6 @@ class PuzzleModel:
         return {k: st.get_key_value(k) for k in st.keys()}
 
 
-def z3_solutions(problem: Problem, limit: int = 2) -> list[tuple[tuple[Placement, ...], tuple[int, ...]]]:
-    return PuzzleModel(problem).solve(limit)
+def z3_solutions(problem: Problem, limit: int = 2,
+                 time_limit: float | None = None) -> list[tuple[tuple[Placement, ...], tuple[int, ...]]]:
+    return PuzzleModel(problem).solve(limit, time_limit)

@@ -1,0 +1,66 @@
+"""The optional compiled fast path of `fives evaluate --jsonl` (`fives/_accel.c`).
+
+Why compiled: in pure Python the stream spends more per line on JSON reading and writing
+alone than the 2x-the-JavaScript-engine goal allows (issue 12); the C function reads a
+plainly spelled request line, places it with the layout's own tables and writes the output
+line in one pass. It answers only lines whose result is certain to be byte-identical to
+the pure-Python path (a legal layout, canonical spellings, no escapes, no extra keys) and
+returns None for every other line, which then takes the pure-Python path (the reference,
+owner of every error message).
+
+The extension is built at install time when a C compiler is present (setup.py marks it
+optional); without it, or with the environment variable FIVES_PURE_PYTHON=1, everything runs
+in pure Python with the same output. tests/test_accel.py runs both paths against each other.
+"""
+from __future__ import annotations
+
+import os
+from typing import Callable, Iterable
+
+from .errors import UserError
+from .layout_tables import tables_for
+from .rules import load_rules
+
+LineEvaluator = Callable[[str, "str | None"], "str | None"]
+
+
+def available() -> bool:
+    """Whether the compiled extension is importable (and not switched off)."""
+    return _module() is not None
+
+
+def _module():  # type: ignore[no-untyped-def]
+    if os.environ.get("FIVES_PURE_PYTHON"):
+        return None
+    try:
+        from . import _accel  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    return _accel
+
+
+def line_evaluator(game_ids: Iterable[str]) -> LineEvaluator | None:
+    """`fn(line, default_game) -> output line or None` for the games given by id, or None
+    without the compiled extension. A game whose rules fail to load stays in Python (which
+    reports the failure on the lines that name it)."""
+    accel = _module()
+    if accel is None:
+        return None
+    registry = {}
+    for key in game_ids:
+        try:
+            rules = load_rules(key)
+        except UserError:
+            continue
+        t = tables_for(rules)
+        try:
+            registry[key] = accel.tables(rules.id, t.count, t.opens, t.parts, t.score,
+                                         rules.spinner_policy == "every-double", rules.display_divisor)
+        except ValueError:  # rules the C tables cannot hold: that game stays in Python
+            continue
+    evaluate_line = accel.evaluate_line
+
+    def fn(line: str, default_game: str | None) -> str | None:
+        return evaluate_line(line, default_game, registry)
+
+    return fn

@@ -1,0 +1,92 @@
+"""`fives conformance fuzz`: differential fuzzing with shrinking (spec/fuzz.md).
+
+A module of its own that adds the command to the `conformance` group, so the group's file
+stays as it is."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from ..engine import EngineStartError, OneShotEngine, ProcessEngine
+from ..errors import EXIT_ENGINE, EXIT_FAILURES, EXIT_INTERRUPTED, UserError
+from ..progress import Progress
+from ..rules import game_ids
+
+
+@click.command("fuzz")
+@click.option("--engine", "command", metavar="CMD", required=True,
+              help='Engine command speaking spec/protocol.md, e.g. "fives serve --mutant zero-sum-scores".')
+@click.option("--game", "games", multiple=True, help="Only this game (repeatable). Default: every game, in turn.")
+@click.option("--kind", "kinds_", multiple=True,
+              help="Only requests of this kind (repeatable): evaluate, turn, settle, match-end.")
+@click.option("--cases", type=click.IntRange(min=1), help="Stop after this many requests drawn (default 500).")
+@click.option("--seconds", type=click.FloatRange(min=0, min_open=True),
+              help="Stop drawing after this many seconds (a shrink in progress completes).")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the request generators.")
+@click.option("--out", "out", type=click.Path(file_okay=False, path_type=Path), required=True,
+              help="Folder for the fixture files, one per disagreement (created if missing).")
+@click.option("--oneshot", is_flag=True, help="Start the engine once per request.")
+@click.option("--timeout", type=float, default=10.0, show_default=True, help="Seconds an engine may take per request.")
+@click.option("--shrink-budget", type=click.IntRange(min=0), default=3000, show_default=True,
+              help="Engine requests one shrink may spend.")
+def fuzz_cmd(command: str, games: tuple[str, ...], kinds_: tuple[str, ...], cases: int | None, seconds: float | None,
+             seed: int, out: Path, oneshot: bool, timeout: float, shrink_budget: int) -> None:
+    """Ask an engine and the reference engine the same generated requests (the golden suites'
+    generators: layouts, illegal placements, turns with continuations and draws, settlements,
+    match ends); shrink every distinct disagreement to a minimal request (fewest players,
+    placements, hand and boneyard tiles) that still disagrees the same way, and write it to
+    OUT as a fixture file (the reference's answer expected) that `fives conformance run
+    --engine CMD --fixtures OUT` runs.
+
+    Prints one line per disagreement, grouped by the clause it breaks, then a summary. The
+    same seed and --cases give the same requests, findings and files. Exit 0 when the engine
+    agreed on everything, 1 when it disagreed, 2 for bad options, 3 when the engine cannot be
+    started, 130 on Ctrl-C (the findings so far are written first).
+    """
+    from ..fuzz import Fuzzer, fuzz_kinds
+    from ..fuzz.output import report_lines, summary, write_findings
+
+    if cases is not None and seconds is not None:
+        raise UserError("give --cases or --seconds, not both")
+    if cases is None and seconds is None:
+        cases = 500
+    for g in games:
+        if g not in game_ids():
+            raise UserError(f"--game {g}: unknown game (one of {', '.join(game_ids())})")
+    known = fuzz_kinds()
+    for k in kinds_:
+        if k not in known:
+            raise UserError(f"--kind {k}: the fuzzer makes no such requests (one of {', '.join(known)})")
+    if out.exists() and not out.is_dir():
+        raise UserError(f"--out {out}: not a folder")
+    engine = (OneShotEngine if oneshot else ProcessEngine)(command, timeout=timeout)
+    try:
+        engine.start()
+    except EngineStartError as e:
+        raise UserError(f"engine {command!r}: {e}", EXIT_ENGINE) from None
+    fuzzer = Fuzzer(engine, games or None, kinds_ or None, seed, shrink_budget)
+    try:
+        with Progress(cases, "fuzz") as bar:
+            report = fuzzer.run(cases=cases, seconds=seconds,
+                                on_draw=lambda i, r: bar.advance(note=f"{len(r.findings)} found"))
+    finally:
+        engine.close()
+    written = write_findings(report.findings, out, seed)
+    paths = {p.stem: p for p in written}
+    for line in report_lines(report, paths):
+        click.echo(line)
+    click.echo(summary(report))
+    if report.findings:
+        click.echo(f"run them: fives conformance run --engine {command!r} --fixtures {out}", err=True)
+    if report.interrupted:
+        sys.exit(EXIT_INTERRUPTED)
+    if report.findings:
+        sys.exit(EXIT_FAILURES)
+
+
+def add_to(group: click.Group) -> None:
+    """Called by fives/cli/conformance.py's register (no `register` here: this module adds
+    no top-level command)."""
+    group.add_command(fuzz_cmd)

@@ -1,0 +1,109 @@
+"""`fives conformance run --engine A --engine B ...`: the suite once per engine, one after the
+other, then every report comparing them (fives/reports.py SEVERAL, fives/html_report.py)."""
+from __future__ import annotations
+
+import json
+import sys
+from typing import TextIO
+
+import click
+
+from ..engine import Engine, EngineStartError
+from ..errors import EXIT_ENGINE, EXIT_FAILURES, EXIT_INTERRUPTED, EXIT_OK, UserError
+from ..failures import EngineRun
+from ..fixtures import Case
+from ..io import write_output
+from ..kinds import Kind
+from ..progress import Progress
+from ..reports import SEVERAL, human_several
+from ..runner import CaseResult, run_cases, signals_held
+from ..sanitize import json_safe, one_line
+
+
+class _Stream:
+    """--results with several engines: one JSON line per result, tagged with its engine."""
+
+    def __init__(self, path: str | None) -> None:
+        try:
+            self.file: TextIO | None = open(path, "w", encoding="utf-8") if path else None
+        except OSError as e:
+            raise UserError(f"--results {path}: cannot write: {e.strerror}") from None
+
+    def write(self, engine: str, result: CaseResult) -> None:
+        if self.file:
+            line = json.dumps(json_safe({"engine": engine, **result.to_dict()}), ensure_ascii=False, allow_nan=False)
+            self.file.write(line + "\n")
+            self.file.flush()
+
+    def close(self) -> None:
+        if self.file:
+            self.file.close()
+
+
+def run_several(commands: tuple[str, ...], cases: list[Case], kinds: dict[str, Kind], known: dict[str, str],
+                targets: list[tuple[str, str | None]], oneshot: bool, timeout: float | None, validate: bool,
+                results_path: str | None, write_known: str | None, **run_options: object) -> int:
+    """Run `cases` through each engine in turn and write the comparison reports; the exit code.
+
+    An engine that cannot start is reported as such and the others still run (exit 3 at the
+    end); Ctrl-C or SIGTERM stops the run, the reports cover what finished (exit 130; the
+    caller turns it into 143 for SIGTERM).
+    """
+    from .conformance import make_engine
+    if write_known:
+        raise UserError("--write-known-failures takes a single --engine (whose failures would it list?)")
+    stream = _Stream(results_path)
+    runs: list[EngineRun] = []
+    interrupted = False
+    engine: Engine | None = None
+    current: EngineRun | None = None  # the run in progress, if any
+    labels = [c if commands.count(c) == 1 else f"{c} (#{i + 1})" for i, c in enumerate(commands)]
+    try:
+        for command, label in zip(commands, labels):
+            engine = make_engine(command, oneshot, timeout, validate)
+            try:
+                handshake = engine.start()
+            except EngineStartError as e:
+                engine.close()
+                engine = None
+                runs.append(EngineRun(label, [], None, error=str(e)))
+                click.echo(one_line(f"engine {command!r}: could not start: {e}", 500), err=True)
+                continue
+            run = current = EngineRun(label, [], handshake)
+            runs.append(run)
+            with Progress(len(cases), f"conformance {command}"[:40]) as bar:
+                def on_result(r: CaseResult, run: EngineRun = run, bar: Progress = bar) -> None:
+                    run.results.append(r)
+                    stream.write(run.label, r)
+                    bar.advance(note=r.case.id)
+                run_cases(engine, cases, kinds, on_result, known, **run_options)  # type: ignore[arg-type]
+            engine.close()
+            engine = current = None
+    except KeyboardInterrupt:  # Ctrl-C, or SIGTERM (runner.Terminated): the later engines do not run
+        interrupted = True
+        if engine is not None:
+            engine.abort()
+        if current is not None:
+            current.interrupted = True
+    finally:
+        with signals_held():  # a second Ctrl-C must not leave half a report
+            if engine is not None:
+                engine.close()
+            try:
+                human_out = sys.stderr if any(p is None for _, p in targets) else sys.stdout
+                click.echo(human_several(runs), file=human_out)
+                for fmt, path in targets:
+                    text = SEVERAL[fmt](runs)
+                    if path:
+                        write_output(text, path)
+                    else:
+                        click.echo(text)
+            finally:
+                stream.close()
+    if interrupted:
+        return EXIT_INTERRUPTED
+    if any(run.error for run in runs):
+        return EXIT_ENGINE
+    if any(r.counts_as_failure for run in runs for r in run.results):
+        return EXIT_FAILURES
+    return EXIT_OK

@@ -1,0 +1,82 @@
+"""`fives perft --engine CMD [--bisect]`: compare counts through the protocol, bisect to a short layout."""
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+import yaml
+
+from fives.bisect import Asker, bisect, report
+from fives.engine import ReferenceEngine
+from fives.evaluate import evaluate
+from fives.mutants import all_mutants
+from fives.paths import ROOT
+from fives.rules import load_rules
+
+MUTANTS = {m.name: m for m in all_mutants()}
+
+
+def run_bisect(name: str | None, game: str, depth: int, start: list | None = None):
+    engine = ReferenceEngine(MUTANTS[name].hooks(), name=name) if name else ReferenceEngine()
+    return bisect(Asker(engine, game), load_rules(game), start or [], depth)
+
+
+def test_branches_before_lines_ends_on_the_lone_double():
+    r = run_bisect("branches-before-lines", "american-sniff", 3)
+    assert r is not None and r.start_depth == 2
+    assert r.layout == [{"tile": "[0|0]"}]
+    assert r.immediate == (24, 20) and r.reference_immediate == (12, 10)
+    # every differing placement is a branch the reference refuses before both lines are filled
+    assert len(r.differing) == 12
+    assert all(d.placement["side"].startswith("branch") and d.reference == "illegal (branch-before-lines)"
+               and d.engine.startswith("legal") for d in r.differing)
+
+
+def test_covered_branch_ends_on_three_tiles_whose_branch_placements_score_differently():
+    r = run_bisect("covered-branch-still-counts", "american-sniff", 4)
+    assert r is not None and r.start_depth == 4 and len(r.layout) == 3
+    assert [s.depth for s in r.path] == [3, 2, 1]
+    assert "error" not in evaluate("american-sniff", r.layout)
+    assert r.differing and all("points" in d.engine and "points" in d.reference and d.engine != d.reference
+                               for d in r.differing)
+    text = report(r, "american-sniff", "mutant")
+    assert yaml.safe_load(text) == r.layout  # the printout is a placements file
+
+
+def test_opening_double_counted_twice_differs_at_the_openings():
+    r = run_bisect("opening-double-counted-twice", "horse-race", 2)
+    assert r is not None and r.start_depth == 1 and r.layout == []
+    # only [5|5] scores differently (10 against 20); the other doubles score 0 either way
+    assert [d.line() for d in r.differing] == ["[5|5]: engine legal, 20 points; reference legal, 10 points"]
+
+
+def test_the_reference_agrees_and_a_start_layout_is_used():
+    assert run_bisect(None, "horse-race", 3) is None
+    start = [{"tile": "[6|6]"}, {"tile": "[1|6]", "to": "[6|6]", "side": "line-a"}]
+    r = run_bisect("branches-before-lines", "horse-race", 2, start)
+    assert r is not None and r.layout == start and r.start_depth == 1
+
+
+@pytest.mark.parametrize("bisect_flag", [False, True])
+def test_cli_through_the_protocol(bisect_flag):
+    cmd = [sys.executable, "-m", "fives.cli", "perft", "--engine",
+           f"{sys.executable} -m fives.cli serve --mutant later-doubles-spin", "--game", "american-sniff",
+           "--depth", "4"] + (["--bisect"] if bisect_flag else [])
+    p = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert p.returncode == 1, p.stderr
+    if not bisect_flag:
+        assert p.stdout.startswith("american-sniff depth 4: engine nodes ")
+        return
+    layout = yaml.safe_load(p.stdout)
+    assert isinstance(layout, list) and 1 <= len(layout) <= 3
+    assert "# totals first differ at depth" in p.stdout
+
+
+def test_cli_agreement_and_misuse():
+    ok = subprocess.run([sys.executable, "-m", "fives.cli", "perft", "--engine", f"{sys.executable} -m fives.cli serve",
+                         "--game", "horse-race", "--depth", "2"], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert ok.returncode == 0 and "engine nodes 336 points 460, reference nodes 336 points 460" in ok.stdout
+    bad = subprocess.run([sys.executable, "-m", "fives.cli", "perft", "--game", "horse-race", "--depth", "2", "--bisect"],
+                         cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2 and "--bisect needs --engine CMD" in bad.stderr
