@@ -7,14 +7,11 @@ output paths, the in-process --timeout and --jobs."""
 from __future__ import annotations
 
 import json
-import os
-import shlex
 import signal
 import subprocess
 import sys
 import time
 import xml.etree.ElementTree as ET
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +21,8 @@ from fives.deadline import DeadlineRunner
 from fives.fixtures import load_cases
 from fives.paths import ROOT
 
-HOSTILE = Path(__file__).parent / "hostile_engines"
+from test_runner_robustness import Run, engine  # noqa: E402 - the same engines and run record
+
 FIXTURE = ROOT / "conformance" / "fixtures" / "illegal" / "american-sniff.yaml"
 IDS = [c.id for c in load_cases([FIXTURE])]
 N = len(IDS)
@@ -33,29 +31,11 @@ RID = f"{TARGET}#{IDS.index(TARGET) + 1}"  # request ids number the cases in run
 WALL = 20.0  # seconds any one run may take here (timeouts are 2 s)
 
 
-def engine(script: str, *args: str) -> str:
-    return shlex.join([sys.executable, str(HOSTILE / script), *args])
-
-
 def strict_json(text: str) -> Any:
     """json.loads that refuses NaN and Infinity, as strict parsers do."""
     def refuse(name: str) -> Any:
         raise ValueError(f"non-standard JSON constant {name}")
     return json.loads(text, parse_constant=refuse)
-
-
-@dataclass
-class Run:
-    code: int
-    stdout: str
-    stderr: str
-    seconds: float
-    report: dict[str, Any] | None
-    results: list[dict[str, Any]]
-
-    def case(self, case_id: str) -> dict[str, Any]:
-        assert self.report is not None
-        return next(c for c in self.report["cases"] if c["id"] == case_id)
 
 
 def run(tmp_path: Path, *args: str, fixture: Path | None = FIXTURE) -> Run:
