@@ -90,6 +90,10 @@ class BisectResult:
     reference_immediate: Counts
     differing: list[PlacementDiff]
     requests: int = 0
+    #: the shortest prefix of `layout` whose whole `evaluate` answer already differs (a rule
+    #: that changes no count, such as which doubles are spinners, shows here first), and how
+    evaluate_prefix: int | None = None
+    evaluate_diff: list[str] = field(default_factory=list)
 
 
 def _text(p: dict[str, str]) -> str:
@@ -194,7 +198,23 @@ def bisect(ask: Asker, rules: GameRules, start: Records, max_depth: int,
     got, want, _ = ask.perft(layout, 1)
     assert want is not None
     diffs = immediate_differences(ask, rules, layout)
-    return BisectResult(first, total, ref_total, path, layout, got, want, diffs, ask.requests)
+    prefix, how = first_evaluate_difference(ask, layout)
+    return BisectResult(first, total, ref_total, path, layout, got, want, diffs, ask.requests, prefix, how)
+
+
+def first_evaluate_difference(ask: Asker, layout: Records) -> tuple[int | None, list[str]]:
+    """The fewest leading placements of `layout` whose `evaluate` answers differ, with the
+    differing keys (the evaluate kind's own comparison); (None, []) if none do."""
+    from .kinds import load_kinds
+
+    compare = load_kinds()["evaluate"].compare
+    for n in range(1, len(layout) + 1):
+        want = ask.reference.answer("evaluate", ask.game, {"placements": layout[:n]})
+        got = ask.evaluate(layout[:n])
+        how = compare(want, got) if isinstance(got, dict) else [f"answered {canonical(got)[:80]}"]
+        if how:
+            return n, how
+    return None, []
 
 
 def report(result: BisectResult, game: str, command: str) -> str:
@@ -209,6 +229,9 @@ def report(result: BisectResult, game: str, command: str) -> str:
                  f"(depth 1: engine {_counts(result.immediate)}, reference {_counts(result.reference_immediate)}) "
                  "differ in:")
     lines += [f"#   {d.line()}" for d in result.differing] or ["#   (no single placement differs: only the counts)"]
+    if result.evaluate_prefix is not None and result.evaluate_prefix < len(result.layout):
+        lines.append(f"# but the evaluate answers already differ after the first {result.evaluate_prefix} "
+                     f"placement(s): {'; '.join(result.evaluate_diff)[:300]}")
     lines.append(f"# {result.requests} engine requests")
     lines += [f"- {_flow_placement(r)}" for r in result.layout] or ["[]"]
     return "\n".join(lines) + "\n"

@@ -80,3 +80,16 @@ def test_cli_agreement_and_misuse():
     bad = subprocess.run([sys.executable, "-m", "fives.cli", "perft", "--game", "horse-race", "--depth", "2", "--bisect"],
                          cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and "--bisect needs --engine CMD" in bad.stderr
+
+
+def test_a_spinner_flag_shows_in_evaluate_before_the_counts_differ():
+    # only-first-double-spins changes no placement or point until a second double has both
+    # lines filled (4 tiles); the evaluate answers differ one placement earlier, in `spinners`
+    r = run_bisect("only-first-double-spins", "horse-race", 5)
+    assert r is not None and len(r.layout) == 4
+    assert r.evaluate_prefix == 3 and any(d.startswith("spinners") for d in r.evaluate_diff)
+    assert "already differ after the first 3 placement(s): spinners" in report(r, "horse-race", "mutant")
+    # where the final layout itself already differs, the report adds no earlier layout
+    r = run_bisect("branches-before-lines", "american-sniff", 3)
+    assert r.evaluate_prefix == 1 == len(r.layout) and r.evaluate_diff[0].startswith("positions")
+    assert "already differ" not in report(r, "american-sniff", "mutant")
