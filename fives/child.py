@@ -15,6 +15,7 @@ import signal
 import subprocess
 import time
 from dataclasses import dataclass
+from typing import Iterator
 
 MAX_LINE = 1 << 20  # a reply longer than 1 MiB is garbage, not an answer
 RAW_KEEP = 400  # characters of a bad reply kept in the report
@@ -59,14 +60,22 @@ class Child:
 
     # -- stdout / stderr --------------------------------------------------------------------
 
-    def _read_err(self) -> None:
+    @staticmethod
+    def _chunks(fd: int) -> Iterator[bytes]:
+        """What is ready on `fd` now, in at most _DRAIN_CHUNKS reads; b"" once at end of file."""
         for _ in range(_DRAIN_CHUNKS):
             try:
-                chunk = os.read(self._err, _CHUNK)
+                chunk = os.read(fd, _CHUNK)
             except BlockingIOError:
                 return
             except OSError:
                 chunk = b""
+            yield chunk
+            if not chunk:
+                return
+
+    def _read_err(self) -> None:
+        for chunk in self._chunks(self._err):
             if not chunk:
                 self._err_eof = True
                 return
@@ -75,13 +84,7 @@ class Child:
                 del self._tail[:-STDERR_KEEP]
 
     def _read_out(self) -> None:
-        for _ in range(_DRAIN_CHUNKS):
-            try:
-                chunk = os.read(self._out, _CHUNK)
-            except BlockingIOError:
-                return
-            except OSError:
-                chunk = b""
+        for chunk in self._chunks(self._out):
             if not chunk:
                 self._out_eof = True
                 return
