@@ -21,7 +21,8 @@ from collections import Counter
 from fives.engine import Engine, OneShotEngine, ProcessEngine, ReferenceEngine
 from fives.fixtures import load_cases
 from fives.kinds import load_kinds
-from fives.runner import Filters, run_cases
+from fives.runner import run_cases
+from fives.selection import CaseFilters
 
 
 def measure(engine: Engine, cases: list, kinds: dict, jobs: int = 1) -> tuple[float, Counter[str], list[str]]:
@@ -46,7 +47,8 @@ def main() -> None:
     ap.add_argument("--timeout", type=float, default=30.0)
     args = ap.parse_args()
     kinds = load_kinds()
-    cases = Filters(kinds=tuple(args.kind or ["evaluate"])).select(load_cases(None), kinds) * args.repeat
+    want = CaseFilters(kinds=tuple(args.kind or ["evaluate"]))
+    cases = [c for c in load_cases(None) if want.matches(c, kinds)] * args.repeat
     if args.limit:
         cases = cases[:args.limit]
     jobs_list = [int(j) for j in args.jobs.split(",")]

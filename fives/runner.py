@@ -1,7 +1,6 @@
 """Run conformance cases through an engine and collect results as they arrive."""
 from __future__ import annotations
 
-import fnmatch
 import json
 import queue
 import signal
@@ -48,31 +47,6 @@ class CaseResult:
             d["known_failure"] = self.known
         d["seconds"] = round(o.seconds, 6) if o else 0.0
         return d
-
-
-@dataclass(frozen=True)
-class Filters:
-    ids: tuple[str, ...] = ()
-    games: tuple[str, ...] = ()
-    kinds: tuple[str, ...] = ()
-    capabilities: tuple[str, ...] = ()
-    slow: bool = False  # include cases tagged `slow` (deep perft)
-
-    def select(self, cases: Iterable[Case], kinds: dict[str, Kind]) -> list[Case]:
-        out = []
-        for c in cases:
-            if self.ids and not any(fnmatch.fnmatchcase(c.id, g) for g in self.ids):
-                continue
-            if self.games and c.game not in self.games:
-                continue
-            if self.kinds and c.kind not in self.kinds:
-                continue
-            if self.capabilities and kinds[c.kind].capability not in self.capabilities:
-                continue
-            if "slow" in c.tags and not self.slow:
-                continue
-            out.append(c)
-        return out
 
 
 def judge(case: Case, outcome: Outcome, kind: Kind) -> CaseResult:
