@@ -103,7 +103,6 @@ class ReferenceEngine(Engine):
         # it gets its own budget (None or 0: no limit) unless --timeout was given
         self.slow_timeout = slow_timeout
         self.kinds = load_kinds()
-        self._rules: dict[str, Any] = {}
         self.timeout = timeout
         self._deadline = DeadlineRunner()
         from . import __version__
@@ -113,10 +112,7 @@ class ReferenceEngine(Engine):
         return self.handshake
 
     def answer(self, kind: str, game: str, input: dict[str, Any]) -> Any:
-        rules = self._rules.get(game)
-        if rules is None:  # load_rules re-lists spec/games on every call: once per game is enough
-            rules = self._rules[game] = load_rules(game)
-        return self.kinds[kind].run(rules, input, self.hooks)
+        return self.kinds[kind].run(load_rules(game), input, self.hooks)
 
     def run(self, case: Case, seq: int | None = None) -> Outcome:
         t0 = time.perf_counter()

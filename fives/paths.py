@@ -50,7 +50,12 @@ __all__ = ["DATA_TREES", "cache_dir", "data_root", *_LAYOUT]
 
 def data_root() -> Path:
     """The folder holding spec/, conformance/, puzzles/ and seeds/ (see the module doc)."""
-    env = os.environ.get("FIVES_ROOT")
+    return _resolve_root(os.environ.get("FIVES_ROOT"))
+
+
+@lru_cache(maxsize=8)
+def _resolve_root(env: str | None) -> Path:
+    # resolved once per FIVES_ROOT value: every data path goes through here, on hot paths too
     if env:
         return Path(env)
     installed = _HERE / DATA_PACKAGE_DIR

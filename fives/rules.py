@@ -58,13 +58,12 @@ def _schema() -> dict[str, Any]:
 
 
 def game_ids() -> list[str]:
-    return sorted(_game_files())
+    return sorted(_game_files(paths.GAMES))
 
 
 @lru_cache(maxsize=4)
-def _game_files(root: Path | None = None) -> dict[str, Path]:
+def _game_files(folder: Path) -> dict[str, Path]:
     """Game id -> its spec file, from a listing of spec/games (never from a joined name)."""
-    folder = paths.GAMES if root is None else root
     return {p.stem: p for p in folder.glob("*.yaml") if p.is_file()}
 
 
