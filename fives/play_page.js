@@ -204,7 +204,7 @@
     reset() {
       clearTimeout(this.timer);
       this.layout = new E.Layout(this.rules);
-      p_layout(this.layout, this.p.layout);
+      placeAll(this.layout, this.p.layout);
       this.geo = new Map(Object.entries(this.p.geometry));
       this.base = this.p.content;
       this.hand = this.p.tiles.slice();
@@ -340,7 +340,7 @@
     }
   }
 
-  function p_layout(layout, records) {
+  function placeAll(layout, records) {
     records.forEach((rec, i) => layout.place(E.parseRecord(rec, i)));
   }
 
@@ -349,7 +349,7 @@
     const rules = DATA.rules[p.game];
     const layout = new E.Layout(rules);
     try {
-      p_layout(layout, p.layout);
+      placeAll(layout, p.layout);
       let hand = p.tiles.slice();
       const pts = [];
       let prev = null, raw = 0; // the tile placed before and the raw points it made
