@@ -3,7 +3,7 @@
 spec/, conformance/, puzzles/ and seeds/ stay at the top of the repository (the mission's
 layout). `build_py` copies them into the built package as `fives/_data/<folder>`, so the wheel
 (and a wheel built from the sdist, which carries them through MANIFEST.in) has them, and
-`fives.paths` finds them with importlib.resources. Editable installs skip the copy: they read
+`fives.support.paths` finds them with importlib.resources. Editable installs skip the copy: they read
 the checkout itself. Everything else is declared in pyproject.toml.
 """
 from __future__ import annotations
@@ -14,7 +14,7 @@ from pathlib import Path
 from setuptools import Extension, setup
 from setuptools.command.build_py import build_py
 
-DATA_TREES = ("spec", "conformance", "puzzles", "seeds")  # as fives/paths.py DATA_TREES
+DATA_TREES = ("spec", "conformance", "puzzles", "seeds")  # as fives/support/paths.py DATA_TREES
 SKIP = shutil.ignore_patterns("__pycache__", "*.pyc", ".DS_Store")
 
 

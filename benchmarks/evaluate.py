@@ -4,7 +4,7 @@
 
 For each game, on the same random layouts of 1-28 tiles:
 - placements per second of the naive from-scratch evaluator (tests/simple_evaluator.py),
-  of `Layout.push` + `pop` of pre-built placements, and of `fives.evaluate.evaluate` on
+  of `Layout.push` + `pop` of pre-built placements, and of `fives.evaluation.evaluate` on
   the placement records; the ratios against the naive evaluator (goal: 10x or more);
 - layouts per second of `fives evaluate --jsonl` and of the JavaScript example engine
   (conformance/examples/js-engine) through the line protocol, both fed the same layouts as
@@ -32,7 +32,7 @@ sys.path.insert(0, str(ROOT / "tests"))  # the naive evaluator lives with the te
 
 import simple_evaluator as simple  # noqa: E402
 
-from fives.evaluate import evaluate  # noqa: E402
+from fives.evaluation import evaluate  # noqa: E402
 from fives.layout import Layout, Placement  # noqa: E402
 from fives.rules import load_rules  # noqa: E402
 from fives.tiles import ALL_TILES  # noqa: E402
@@ -67,7 +67,7 @@ def timed(fn, repeat: int = 3) -> float:
 
 
 def in_process(game: str, layouts: list[list[Placement]]) -> dict[str, float]:
-    """Placements per second: naive evaluator, push+pop, fives.evaluate.evaluate."""
+    """Placements per second: naive evaluator, push+pop, fives.evaluation.evaluate."""
     rules = load_rules(game)
     records = [[p.to_dict() for p in g] for g in layouts]
     params = simple.game_parameters(game)

@@ -18,11 +18,12 @@ import sys
 import time
 from collections import Counter
 
-from fives.engine import Engine, OneShotEngine, ProcessEngine, ReferenceEngine
-from fives.fixtures import load_cases
-from fives.kinds import load_kinds
-from fives.runner import run_cases
-from fives.selection import CaseFilters
+from fives.conformance.drivers import Engine, ReferenceEngine
+from fives.conformance.process import OneShotEngine, ProcessEngine
+from fives.conformance.fixtures import load_cases
+from fives.conformance.kinds import load_kinds
+from fives.conformance.runner import run_cases
+from fives.conformance.selection import CaseFilters
 
 
 def measure(engine: Engine, cases: list, kinds: dict, jobs: int = 1) -> tuple[float, Counter[str], list[str]]:

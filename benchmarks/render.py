@@ -14,11 +14,11 @@ import random
 import statistics
 import time
 
-from fives import paths
-from fives.geometry import DEFAULT_PAGE, arrange
+from fives.support import paths
+from fives.draw.geometry import DEFAULT_PAGE, arrange
 from fives.layout import Layout
 from fives.rules import load_rules
-from fives.svg import layout_marks, render_layout
+from fives.draw.svg import layout_marks, render_layout
 from fives.tiles import ALL_TILES
 
 
@@ -69,7 +69,7 @@ def main() -> None:
         print(f"{game:16} {ms(geo):>26} {ms(svg):>26} {bigger:>12} {stretched:>10}")
     sample = paths.ROOT / "puzzles" / "book-sample.yaml"
     if sample.is_file():
-        from fives.book import from_puzzles, render_book
+        from fives.draw.book import from_puzzles, render_book
         from fives.puzzles.model import load_set
 
         t0 = time.perf_counter()

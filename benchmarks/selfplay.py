@@ -16,7 +16,7 @@ import sys
 import time
 from typing import Any
 
-from fives.progress import Progress
+from fives.support.progress import Progress
 from fives.record import RecordError, _validators, dumps, replay
 from fives.rules import game_ids, load_rules
 from fives.settlement import configure

@@ -26,11 +26,11 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-from fives import paths
-from fives.fixture_cache import FixtureCache
-from fives.fixtures import PERFT_FORMAT, Case, display_name, fixture_files, load_cases, perft_cases
-from fives.io import parse_text, read_text
-from fives.kinds import load_kinds
+from fives.support import paths
+from fives.conformance.fixture_cache import FixtureCache
+from fives.conformance.fixtures import PERFT_FORMAT, Case, display_name, fixture_files, load_cases, perft_cases
+from fives.support.reading import parse_text, read_text
+from fives.conformance.kinds import load_kinds
 
 
 def old_load() -> list[Case]:

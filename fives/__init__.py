@@ -18,8 +18,6 @@ starts without loading modules it does not need.
 from __future__ import annotations
 
 import importlib
-import sys
-import types
 TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing (start-up)
 
 __version__ = "0.1.0"
@@ -30,25 +28,24 @@ _EXPORTS: dict[str, str] = {
     "Contribution": "layout", "IllegalCode": "layout", "IllegalPlacement": "layout", "Layout": "layout",
     "Placement": "layout", "Position": "layout",
     "GameRules": "rules", "game_ids": "rules", "load_rules": "rules",
-    "UserError": "errors",
+    "evaluate": "evaluation",  # the function; its module is fives.evaluation (one name, one meaning)
+    "UserError": "support.errors",
 }
-#: submodules reachable as attributes after a bare `import fives` (fives.match, fives.suite, ...)
-_SUBMODULES = frozenset({"errors", "evaluate", "fixtures", "layout", "match", "paths", "perft", "rules",
-                         "settlement", "strategies", "suite", "svg", "tiles"})
+#: submodules and parts reachable as attributes after a bare `import fives` (fives.match, fives.suite, ...)
+_SUBMODULES = frozenset({"conformance", "draw", "evaluation", "layout", "match", "perft", "puzzles", "record",
+                         "rules", "settlement", "strategies", "suite", "support", "tally", "tiles"})
 
-__all__ = sorted([*_EXPORTS, "__version__", "evaluate"])
+__all__ = sorted([*_EXPORTS, "__version__"])
 
 if TYPE_CHECKING:  # for type checkers and IDEs; at run time names load lazily
-    from .errors import UserError
-    from .evaluate import evaluate
-    from .layout import Contribution, IllegalCode, IllegalPlacement, Layout, Placement, Position
-    from .rules import GameRules, game_ids, load_rules
-    from .tiles import ALL_TILES, Side, Tile, parse_tile, tile
+    from fives.evaluation import evaluate
+    from fives.layout import Contribution, IllegalCode, IllegalPlacement, Layout, Placement, Position
+    from fives.rules import GameRules, game_ids, load_rules
+    from fives.support.errors import UserError
+    from fives.tiles import ALL_TILES, Side, Tile, parse_tile, tile
 
 
 def __getattr__(name: str) -> object:
-    if name == "evaluate":
-        return _bind_evaluate()
     module = _EXPORTS.get(name)
     if module is not None:
         value = getattr(importlib.import_module(f".{module}", __name__), name)
@@ -62,25 +59,3 @@ def __getattr__(name: str) -> object:
 
 def __dir__() -> list[str]:
     return sorted(set(globals()) | set(__all__) | _SUBMODULES)
-
-
-def _bind_evaluate() -> object:
-    importlib.import_module(".evaluate", __name__)  # binds fives.evaluate through _Package.__setattr__
-    return globals()["evaluate"]
-
-
-class _Package(types.ModuleType):
-    """`fives.evaluate` is the function, although a submodule has the same name.
-
-    Importing the submodule `fives.evaluate` (as the CLI does) would rebind the package's
-    `evaluate` attribute to the module; this keeps the function there. The module stays
-    importable by name: `from fives.evaluate import build_layout`.
-    """
-
-    def __setattr__(self, name: str, value: object) -> None:
-        if name == "evaluate" and isinstance(value, types.ModuleType):
-            value = value.evaluate  # type: ignore[attr-defined]
-        super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _Package

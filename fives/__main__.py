@@ -1,4 +1,4 @@
 """`python -m fives`: the `fives` command."""
-from .cli import main
+from fives.cli import main
 
 main(prog_name="fives")

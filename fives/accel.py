@@ -17,9 +17,10 @@ from __future__ import annotations
 import os
 from typing import Callable, Iterable
 
-from .errors import UserError
-from .layout_tables import tables_for
-from .rules import load_rules
+from fives.support.errors import UserError
+from fives.layout import Layout
+from fives.layout_tables import tables_for
+from fives.rules import load_rules
 
 LineEvaluator = Callable[[str, "str | None"], "str | None"]
 
@@ -33,7 +34,7 @@ def _module():  # type: ignore[no-untyped-def]
     if os.environ.get("FIVES_PURE_PYTHON"):
         return None
     try:
-        from . import _accel  # type: ignore[attr-defined]
+        from fives import _accel  # type: ignore[attr-defined]
     except ImportError:
         return None
     return _accel
@@ -52,7 +53,7 @@ def line_evaluator(game_ids: Iterable[str]) -> LineEvaluator | None:
             rules = load_rules(key)
         except UserError:
             continue
-        t = tables_for(rules)
+        t = tables_for(rules, Layout)
         try:
             registry[key] = accel.tables(rules.id, t.count, t.opens, t.parts, t.score,
                                          rules.spinner_policy == "every-double", rules.display_divisor)

@@ -1,3 +1,4 @@
+# lines: ~530 because Layout is one class whose int core and Placement API share private state (python-chess keeps Board whole).
 """The layout: a tree of placed tiles, its legal connection positions and its counted ends.
 
 Placing a tile touches only the tile it joins and the new tile, so positions and the
@@ -12,15 +13,15 @@ overrides a counting hook is asked through its hooks instead, on the same state.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Iterable, Iterator
 
-from .layout_tables import Tables, tables_for
-from .moves import (JOIN, PLACEMENT_OF, POS_SIDE, POS_TILE, POS_VALUE, IllegalCode, IllegalPlacement, Placement,
+from fives.layout_tables import Tables, tables_for
+from fives.placed import Contribution, PlacedTile, Position
+from fives.moves import (JOIN, PLACEMENT_OF, POS_SIDE, POS_TILE, POS_VALUE, IllegalCode, IllegalPlacement, Placement,
                     PlacementLike, as_placement, tile_index)
-from .rules import GameRules
-from .tiles import (ALL_TILES, IS_DOUBLE, MASK_SIDES, PIP_MASK, PIP_TILES, SIDE_ORDER, SIDES, Side, Tile)
+from fives.rules import GameRules
+from fives.tiles import (ALL_TILES, IS_DOUBLE, MASK_SIDES, PIP_MASK, PIP_TILES, SIDE_ORDER, SIDES, Side, Tile)
 
 __all__ = ["BRANCHES", "LINES", "Contribution", "IllegalCode", "IllegalPlacement", "Layout", "PlacedTile",
            "Placement", "Position"]
@@ -30,49 +31,6 @@ BRANCHES = (Side.BRANCH_A, Side.BRANCH_B)
 _LINES_BITS = 1 << SIDE_ORDER[Side.LINE_A] | 1 << SIDE_ORDER[Side.LINE_B]
 _BRANCH_BITS = 1 << SIDE_ORDER[Side.BRANCH_A] | 1 << SIDE_ORDER[Side.BRANCH_B]
 _ALL = (1 << 28) - 1
-
-
-@dataclass(frozen=True, slots=True)
-class Position:
-    """A legal connection position: an open side of a placed tile and the value it needs."""
-
-    tile: Tile
-    side: Side
-    value: int
-
-    def to_dict(self) -> dict[str, object]:
-        return {"tile": str(self.tile), "side": self.side.value, "value": self.value}
-
-
-@dataclass(frozen=True, slots=True)
-class Contribution:
-    """One counted end: a tile's open end, a whole end double (2v) or a spinner branch half."""
-
-    tile: Tile
-    value: int
-    side: Side | None = None
-
-    def to_dict(self) -> dict[str, object]:
-        d: dict[str, object] = {"tile": str(self.tile), "value": self.value}
-        if self.side is not None:
-            d["side"] = self.side.value
-        return d
-
-
-@dataclass(slots=True)
-class PlacedTile:
-    """A snapshot of one placed tile, as the counting hooks see it."""
-
-    tile: Tile
-    order: int
-    spinner: bool
-    joined_side: Side | None  # this tile's side that touches its parent
-    parent: Tile | None
-    parent_side: Side | None
-    occupied: dict[Side, Tile] = field(default_factory=dict)
-
-    def lines_occupied(self) -> bool:
-        return Side.LINE_A in self.occupied and Side.LINE_B in self.occupied
 
 
 @lru_cache(maxsize=None)
@@ -101,14 +59,14 @@ class Layout:
 
     def __init__(self, rules: GameRules | str) -> None:
         if not isinstance(rules, GameRules):
-            from .errors import UserError
-            from .rules import game_ids, load_rules
+            from fives.support.errors import UserError
+            from fives.rules import game_ids, load_rules
             if not isinstance(rules, str):
                 raise UserError(f"unknown game {rules!r:.60}: one of {', '.join(game_ids())}")
             rules = load_rules(rules)
         self.rules = rules
         cls = type(self)
-        t: Tables = tables_for(rules)
+        t: Tables = tables_for(rules, Layout)
         self._t = t
         self._ct = t.count if _uses_own_counting(cls) else None  # None: ask the hooks
         self._ot = t.opens
@@ -363,8 +321,8 @@ class Layout:
     def _repr_svg_(self) -> str | None:
         """The layout drawn as `fives render` draws it (Jupyter shows this); None (Jupyter
         then shows the repr) for an empty layout or one too large to draw."""
-        from .geometry import LayoutTooLarge
-        from .svg import render_layout
+        from fives.draw.geometry import LayoutTooLarge
+        from fives.draw.svg import render_layout
         if not self._order:
             return None
         try:

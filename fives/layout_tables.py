@@ -12,11 +12,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from .moves import JOIN
-from .tiles import ALL_TILES, IS_DOUBLE, PIP_TILES, SIDE_BITS, SIDE_ORDER, SIDES
+from fives.moves import JOIN
+from fives.placed import PlacedTile
+from fives.tiles import ALL_TILES, IS_DOUBLE, PIP_TILES, SIDE_BITS, SIDE_ORDER, SIDES
 
 if TYPE_CHECKING:
-    from .rules import GameRules
+    from fives.rules import GameRules
 
 ROWS = 28 * 2 * 64
 #: Sums above this cannot happen (28 tiles, at most 2 x 12 counted each, mutants included).
@@ -48,20 +49,19 @@ class Tables:
 _CACHE: dict[tuple[object, ...], Tables] = {}  # a cache: every entry is a pure function of its key
 
 
-def tables_for(rules: "GameRules") -> Tables:
-    """The tables for these rules (shared by every layout with the same counting parameters:
-    the only ones `Layout`'s counting hooks and `GameRules.score` read)."""
+def tables_for(rules: "GameRules", hooks: type) -> Tables:
+    """The tables for these rules, asked of the counting hooks of `hooks` (the `Layout` class,
+    passed in so that this module need not import it). Shared by every layout with the same
+    counting parameters: the only ones `Layout`'s counting hooks and `GameRules.score` read."""
     key = (rules.open_branch_side, rules.branches_require_both_lines, rules.spinner_policy,
            rules.scoring_multiple, rules.zero_scores)
     got = _CACHE.get(key)
     if got is None:
-        got = _CACHE[key] = _build(rules)
+        got = _CACHE[key] = _build(rules, hooks)
     return got
 
 
-def _build(rules: "GameRules") -> Tables:
-    from .layout import Layout, PlacedTile  # the hooks live there
-
+def _build(rules: "GameRules", Layout: type) -> Tables:
     probe = Layout.__new__(Layout)  # only `rules` is read by the counting hooks
     probe.rules = rules
     count = [0] * ROWS

@@ -1,3 +1,4 @@
+# lines: ~410 because Match is one state machine (deal, turn, draw, pass, settle, match end) with its value types.
 """The match state machine: deal, lot, turns, draws, passes, continuation, hand and match end.
 
 A `Match` holds the whole state (scores, every seat's hand, the boneyard in draw order, the
@@ -13,10 +14,10 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Callable, Iterable
 
-from .layout import IllegalPlacement, Layout, Placement
-from .rules import GameRules
-from .settlement import BLOCKED, GONE_OUT, HandEnd, MatchConfig, Settlement, SettlementResult
-from .tiles import ALL_TILES, Tile
+from fives.layout import IllegalPlacement, Layout, Placement
+from fives.rules import GameRules
+from fives.settlement import BLOCKED, GONE_OUT, HandEnd, MatchConfig, Settlement, SettlementResult
+from fives.tiles import ALL_TILES, Tile
 
 LOT_FACES = 6  # the lot is modelled as a six-sided die per candidate (SN-LEAD-1 RULING)
 PLACE, DRAW, PASS = "place", "draw", "pass"

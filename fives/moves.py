@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Mapping, Union
 
-from .tiles import ALL_TILES, SIDE_BITS, SIDE_ORDER, SIDES, TILE_HIGH, TILE_LOW, Side, Tile, parse_side, parse_tile
+from fives.tiles import ALL_TILES, SIDE_BITS, SIDE_ORDER, SIDES, TILE_HIGH, TILE_LOW, Side, Tile, parse_side, parse_tile
 
 
 class IllegalCode(str, Enum):

@@ -11,7 +11,7 @@ interface (`moves`, `push_move`, `pop_move`) and counts the last ply with `leaf_
 which scores every candidate without placing it (table-driven and memoised for the
 reference rules; placed and undone for a subclass with its own hooks, such as a mutant).
 Parallel runs split the tree at its first two plies into work units run by
-`fives.distribute.map_ordered` (a process pool or a Dask cluster) and merged in canonical
+`fives.support.distribute.map_ordered` (a process pool or a Dask cluster) and merged in canonical
 order, so the output never depends on `jobs` or `dask`.
 """
 from __future__ import annotations
@@ -19,10 +19,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator
 
-from .evaluate import build_layout
-from .layout import Layout, Placement
-from .moves import PLACEMENT_OF
-from .rules import GameRules, load_rules
+from fives.evaluation import build_layout
+from fives.layout import Layout, Placement
+from fives.moves import PLACEMENT_OF
+from fives.rules import GameRules, load_rules
 
 Progress = Callable[[int, int], None]  # (units done, units in all)
 #: Shallower counts take milliseconds: they run in process whatever `jobs` says.
@@ -113,7 +113,7 @@ def iter_divide(rules_or_game: GameRules | str, depth: int,
     The subtree counts include the first placement: their sum is `perft(depth)`. With
     `jobs` > 1 and depth >= PARALLEL_DEPTH, or with `dask` (`"local:N"` or a scheduler address)
     and depth >= 2, the subtrees are split at the second ply into work units run by
-    `fives.distribute.map_ordered`; the results are the same.
+    `fives.support.distribute.map_ordered`; the results are the same.
     Raises IllegalPlacement (with `index`) if `from_placements` is not a legal layout.
     """
     if depth < 1:
@@ -137,7 +137,7 @@ def iter_divide(rules_or_game: GameRules | str, depth: int,
             groups.append((move, 1))
             units.append((rules, layout_class, start, (move,), depth))
     if parallel:
-        from .distribute import map_ordered
+        from fives.support.distribute import map_ordered
         results: Iterator[tuple[int, int]] = map_ordered(count_unit, units, jobs=max(jobs, 1), dask=dask)
     else:
         results = map(count_unit, units)

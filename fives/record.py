@@ -14,13 +14,13 @@ from typing import Any, Iterable
 
 import jsonschema
 
-from . import paths
-from .errors import UserError
-from .layout import Layout, Placement
-from .match import BY_ABANDONED, DRAW, PASS, PLACE, Action, HandStart, IllegalAction, Match, MatchEnd, Outcome
-from .rules import GameRules, load_rules
-from .settlement import ConfigError, MatchConfig, Settlement, configure
-from .tiles import Side, Tile, parse_tile
+from fives.support import paths
+from fives.support.errors import UserError
+from fives.layout import Layout, Placement
+from fives.match import BY_ABANDONED, DRAW, PASS, PLACE, Action, HandStart, IllegalAction, Match, MatchEnd, Outcome
+from fives.rules import GameRules, load_rules
+from fives.settlement import ConfigError, MatchConfig, Settlement, configure
+from fives.tiles import Side, Tile, parse_tile
 
 FORMAT = "fives-record/1"
 ACTIONS = (PLACE, DRAW, PASS)
@@ -159,15 +159,15 @@ def _valid(pair: tuple[Any, Any], obj: Any) -> bool:
 
 
 def _json_line(text: str) -> Any:
-    """The hardened reader (fives.io), keeping the record's own wording for plain bad JSON."""
-    from .io import json_loads_bounded
+    """The hardened reader (fives.support.reading), keeping the record's own wording for plain bad JSON."""
+    from fives.support.reading import json_loads_bounded
 
     return json_loads_bounded(text, "line")
 
 
 def _short(text: str, limit: int = 120) -> str:
     """At most `limit` characters of a value for a message (a record line may be megabytes)."""
-    from .io import quote
+    from fives.support.sanitize import quote
 
     return quote(text, limit)[1:-1]
 
@@ -316,7 +316,7 @@ def _start(h: dict[str, Any], lineno: int, hooks: dict[str, Any]) -> Match:
 
 def replay_file(path: str) -> ReplaySummary:
     """Replay a record file; UserError `PATH:LINE: code: message` (exit 2) on the first bad line."""
-    from .io import read_text
+    from fives.support.reading import read_text
 
     text, name = read_text(path)
     try:

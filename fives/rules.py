@@ -7,9 +7,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from . import paths, schema_memo
-from .errors import UserError
-from .tiles import MAX_PIP
+from fives.support import paths, schema_memo
+from fives.support.errors import UserError
+from fives.tiles import MAX_PIP
 
 
 @dataclass(frozen=True)
@@ -77,7 +77,7 @@ def load_rules(game: object) -> GameRules:
         raise UserError(f"a game id is a string, not {type(game).__name__}: "
                         f"one of {', '.join(sorted(files))}")
     if game not in files:
-        from .io import quote
+        from fives.support.sanitize import quote
 
         raise UserError(f"unknown game {quote(game)}: one of {', '.join(sorted(files))}")
     return _load_rules(files[game])
@@ -85,7 +85,7 @@ def load_rules(game: object) -> GameRules:
 
 @lru_cache(maxsize=None)
 def _load_rules(path: Path) -> GameRules:
-    from .io import parse_yaml
+    from fives.support.reading import parse_yaml
 
     text = path.read_text(encoding="utf-8")
     data = parse_yaml(text, str(path))

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .rules import GameRules
+from fives.rules import GameRules
 
 GONE_OUT = "gone-out"
 BLOCKED = "blocked"

@@ -11,11 +11,11 @@ import random
 from dataclasses import dataclass
 from typing import Any, Callable, Protocol
 
-from .layout import Placement
-from .match import DEFAULT_MAX_HANDS, DRAW, PASS, PLACE, Action, Match
-from .record import abandon_event, hand_event, header, match_from_hooks, outcome_events
-from .rules import GameRules
-from .settlement import MatchConfig
+from fives.layout import Placement
+from fives.match import DEFAULT_MAX_HANDS, DRAW, PASS, PLACE, Action, Match
+from fives.record import abandon_event, hand_event, header, match_from_hooks, outcome_events
+from fives.rules import GameRules
+from fives.settlement import MatchConfig
 
 
 class Strategy(Protocol):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .rules import GameRules
+from fives.rules import GameRules
 
 STROKE_POINTS = 5  # SN-RECORD-1: each stroke is 5 raw points
 SYMBOL_STROKES = 10  # the 50-point symbol: large X (2 strokes) + four small x (2 each)

@@ -14,8 +14,8 @@ import sys
 import pytest
 
 from fives import accel
-from fives.evaluate import evaluate
-from fives.io import dump_json
+from fives.evaluation import evaluate
+from fives.support.writing import dump_json
 from fives.layout import Layout
 from fives.rules import game_ids, load_rules
 from fives.tiles import ALL_TILES, SIDES
@@ -110,7 +110,7 @@ def test_cli_stream_is_the_same_with_and_without_the_accelerator() -> None:
 
 
 def test_every_evaluate_case_of_the_suite_is_the_same_through_both_paths(fast) -> None:
-    from fives.fixtures import load_cases
+    from fives.conformance.fixtures import load_cases
 
     answered = 0
     for case in load_cases(None):

@@ -7,11 +7,11 @@ import sys
 import pytest
 import yaml
 
-from fives.bisect import Asker, bisect, report
-from fives.engine import ReferenceEngine
-from fives.evaluate import evaluate
-from fives.mutants import all_mutants
-from fives.paths import ROOT
+from fives.conformance.bisect import Asker, bisect, report
+from fives.conformance.drivers import ReferenceEngine
+from fives.evaluation import evaluate
+from fives.conformance.mutants import all_mutants
+from fives.support.paths import ROOT
 from fives.rules import load_rules
 
 MUTANTS = {m.name: m for m in all_mutants()}

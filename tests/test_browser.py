@@ -26,7 +26,7 @@ from typing import Any, Iterator
 
 import pytest
 
-from fives.svg import render_layout
+from fives.draw.svg import render_layout
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 

@@ -18,8 +18,8 @@ import pytest
 from click.testing import CliRunner
 
 from fives.cli import main
-from fives.evaluate import build_layout, evaluate
-from fives.paths import ROOT
+from fives.evaluation import build_layout, evaluate
+from fives.support.paths import ROOT
 from fives.puzzles.model import load_set
 
 from test_browser import CHROME, Page, page  # noqa: F401 - `page` is the shared browser fixture

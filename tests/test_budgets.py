@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 from fives.cli import main
 from fives.rules import load_rules
-from fives.score_svg import SideScores, tally_svg
+from fives.draw.score_svg import SideScores, tally_svg
 from fives.tally import MAX_DRAWN_SYMBOLS, SniffTally, sniff_text
 
 ROOT = Path(__file__).resolve().parents[1]

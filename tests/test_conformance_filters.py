@@ -9,9 +9,9 @@ from typing import Iterator
 import pytest
 from click.testing import CliRunner, Result
 
-from fives import paths
+from fives.support import paths
 from fives.cli import main
-from fives.fixtures import load_cases
+from fives.conformance.fixtures import load_cases
 
 SNIFF_FIGURES = str(paths.FIXTURES / "seed" / "american-sniff-figures.yaml")
 

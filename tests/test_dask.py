@@ -58,7 +58,7 @@ def test_puzzles_repeat_is_remade_with_the_real_exclusions() -> None:
 
 def test_perft_on_dask_is_byte_identical() -> None:
     if "--dask" not in fives("perft", "--help").stdout:
-        pytest.skip("`fives perft` has no --dask option yet (helper H2 wires it through fives.distribute)")
+        pytest.skip("`fives perft` has no --dask option yet (helper H2 wires it through fives.support.distribute)")
     for args in (["perft", "--game", "horse-race", "--depth", "4", "--divide"],
                  ["perft", "--game", "american-sniff", "--depth", "4", "--json"]):
         one, cluster = fives(*args), fives(*args, *DASK)
@@ -70,7 +70,7 @@ def test_map_ordered_on_a_local_cluster_keeps_order_and_errors() -> None:
     import operator
     from functools import partial
 
-    from fives.distribute import map_ordered
+    from fives.support.distribute import map_ordered
 
     assert list(map_ordered(partial(operator.mul, 3), list(range(25)), dask="local:2")) == [3 * n for n in range(25)]
     it = map_ordered(partial(operator.truediv, 1), [1, 2, 0, 4], dask="local:2")

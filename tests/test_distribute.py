@@ -1,4 +1,4 @@
-"""fives.distribute.map_ordered: order, errors, bounded in-flight work, worker cleanup."""
+"""fives.support.distribute.map_ordered: order, errors, bounded in-flight work, worker cleanup."""
 from __future__ import annotations
 
 import os
@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from fives import distribute
-from fives.distribute import map_ordered, parse_dask_address
-from fives.errors import UserError
+from fives.support import distribute
+from fives.support.distribute import map_ordered, parse_dask_address
+from fives.support.errors import UserError
 
 
 def square_with_pid(n: int) -> tuple[int, int]:
@@ -111,7 +111,7 @@ def test_missing_dask_is_one_line_install_hint(monkeypatch: pytest.MonkeyPatch) 
 
 _SCRIPT = textwrap.dedent("""
     import os, sys, time
-    from fives.distribute import map_ordered
+    from fives.support.distribute import map_ordered
 
     def slow(n):
         time.sleep(60)

@@ -2,7 +2,7 @@
 import re
 
 from fives.layout import IllegalCode
-from fives.paths import ROOT, SPEC
+from fives.support.paths import ROOT, SPEC
 
 
 def test_documented_illegal_codes_match_the_engine():

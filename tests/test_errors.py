@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pickle
 
-from fives.errors import EXIT_ENGINE, UserError
+from fives.support.errors import EXIT_ENGINE, UserError
 
 
 def test_user_error_pickles_with_its_exit_code() -> None:

@@ -1,4 +1,4 @@
-"""fives/explain.py: a difference per element and key, agreeing with each kind's comparer."""
+"""fives/conformance/explain.py: a difference per element and key, agreeing with each kind's comparer."""
 from __future__ import annotations
 
 import copy
@@ -7,11 +7,11 @@ from typing import Any
 
 import pytest
 
-from fives import paths
-from fives.engine import ReferenceEngine
-from fives.explain import Difference, explain
-from fives.fixtures import load_cases
-from fives.kinds import load_kinds
+from fives.support import paths
+from fives.conformance.drivers import ReferenceEngine
+from fives.conformance.explain import Difference, explain
+from fives.conformance.fixtures import load_cases
+from fives.conformance.kinds import load_kinds
 
 
 def lines(kind: str, expected: Any, actual: Any) -> list[str]:

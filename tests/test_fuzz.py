@@ -7,15 +7,15 @@ import sys
 import pytest
 import yaml
 
-from fives.engine import ReferenceEngine
-from fives.fixtures import load_cases
-from fives.fuzz import Fuzzer
-from fives.fuzz.oracle import diff_key, signature
-from fives.fuzz.output import write_findings
-from fives.kinds import load_kinds
-from fives.mutants import all_mutants
-from fives.paths import ROOT
-from fives.runner import run_cases
+from fives.conformance.drivers import ReferenceEngine
+from fives.conformance.fixtures import load_cases
+from fives.conformance.fuzz import Fuzzer
+from fives.conformance.fuzz.oracle import diff_key, signature
+from fives.conformance.fuzz.output import write_findings
+from fives.conformance.kinds import load_kinds
+from fives.conformance.mutants import all_mutants
+from fives.support.paths import ROOT
+from fives.conformance.runner import run_cases
 
 MUTANTS = {m.name: m for m in all_mutants()}
 

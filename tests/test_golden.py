@@ -17,13 +17,13 @@ import yaml
 from click.testing import CliRunner
 
 from fives.cli import main
-from fives.fixtures import lint, load_cases
-from fives.golden.generate import generate
-from fives.golden.idset import IdSet
-from fives.golden.manifest import SUITE_FORMAT, check_fixture_roots, verify_suite
-from fives.errors import UserError
-from fives.kinds import load_kinds
-from fives.paths import CONFORMANCE
+from fives.conformance.fixtures import lint, load_cases
+from fives.conformance.golden.generate import generate
+from fives.conformance.golden.idset import IdSet
+from fives.conformance.golden.manifest import SUITE_FORMAT, check_fixture_roots, verify_suite
+from fives.support.errors import UserError
+from fives.conformance.kinds import load_kinds
+from fives.support.paths import CONFORMANCE
 from fives.rules import load_rules
 
 
@@ -70,7 +70,7 @@ def test_same_seed_byte_identical_and_jobs_do_not_matter(tmp_path: Path) -> None
 
 
 def test_block_size_does_not_change_the_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from fives.golden import generate as module
+    from fives.conformance.golden import generate as module
     a = generate("american-sniff", 40, 2, tmp_path / "a")
     monkeypatch.setattr(module, "MIN_BLOCK", 3)  # 40 cases in blocks of 3 instead of 8
     b = generate("american-sniff", 40, 2, tmp_path / "b", jobs=2)

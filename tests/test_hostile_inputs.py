@@ -215,7 +215,7 @@ def test_output_paths_that_cannot_be_written(args: list[str], tmp_path: Path) ->
 
 def test_a_failed_write_keeps_the_old_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The output is written to a temporary file and renamed: a failure leaves the old bytes."""
-    from fives import io
+    from fives.support import reading, sanitize, writing
 
     target = tmp_path / "keep.svg"
     target.write_text("old")
@@ -223,9 +223,9 @@ def test_a_failed_write_keeps_the_old_file(tmp_path: Path, monkeypatch: pytest.M
     def boom(*a: object, **k: object) -> None:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(io.os, "replace", boom)
-    with pytest.raises(io.UserError, match="No space left on device"):
-        io.write_output("new", target)
+    monkeypatch.setattr(writing.os, "replace", boom)
+    with pytest.raises(writing.UserError, match="No space left on device"):
+        writing.write_output("new", target)
     assert target.read_text() == "old"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["keep.svg"]
 

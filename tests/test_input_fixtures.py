@@ -8,12 +8,13 @@ import sys
 
 import pytest
 
-from fives.engine import ProcessEngine, ReferenceEngine
-from fives.evaluate import evaluate
-from fives.fixtures import lint, load_cases
-from fives.kinds import load_kinds
-from fives.paths import FIXTURES, ROOT
-from fives.runner import run_cases
+from fives.conformance.process import ProcessEngine
+from fives.conformance.drivers import ReferenceEngine
+from fives.evaluation import evaluate
+from fives.conformance.fixtures import lint, load_cases
+from fives.conformance.kinds import load_kinds
+from fives.support.paths import FIXTURES, ROOT
+from fives.conformance.runner import run_cases
 
 INPUTS = FIXTURES / "inputs"
 JS = ROOT / "conformance" / "examples" / "js-engine" / "engine.js"

@@ -11,9 +11,9 @@ import sys
 import pytest
 
 from conftest import random_layout
-from fives.evaluate import evaluate
-from fives.fixtures import load_cases
-from fives.paths import FIXTURES, ROOT
+from fives.evaluation import evaluate
+from fives.conformance.fixtures import load_cases
+from fives.support.paths import FIXTURES, ROOT
 from fives.tiles import ALL_TILES, Side
 
 NODE = shutil.which("node")

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from fives.evaluate import build_layout, evaluate
+from fives.evaluation import build_layout, evaluate
 from fives.layout import IllegalCode, IllegalPlacement, Layout, Placement
 from fives.rules import load_rules
 from fives.tiles import Side, parse_tile

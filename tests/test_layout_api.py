@@ -8,10 +8,10 @@ import sys
 import pytest
 
 import fives
-from fives.errors import UserError
+from fives.support.errors import UserError
 from fives.layout import IllegalCode, IllegalPlacement, Layout, Placement
 from fives.moves import PLACEMENT_OF, move_code
-from fives.mutants import LAYOUT_MUTANTS
+from fives.conformance.mutants import LAYOUT_MUTANTS
 from fives.rules import load_rules
 from fives.tiles import ALL_TILES, Side, parse_tile, tile
 

@@ -6,9 +6,9 @@ import sys
 
 import pytest
 
-from fives.fixtures import load_cases
-from fives.mutants import all_mutants, run_mutant
-from fives.paths import FIXTURES, ROOT
+from fives.conformance.fixtures import load_cases
+from fives.conformance.mutants import all_mutants, run_mutant
+from fives.support.paths import FIXTURES, ROOT
 
 CASES = load_cases([FIXTURES])  # hand-written and seed fixtures: each mutant must die here already
 MUTANTS = all_mutants()

@@ -21,9 +21,9 @@ import pytest
 from click.testing import CliRunner
 
 import fives
-from fives import paths
+from fives.support import paths
 from fives.cli import COMMANDS, command_modules, main
-from fives.progress import Progress
+from fives.support.progress import Progress
 
 ROOT = Path(__file__).resolve().parents[1]
 LAYOUT = '- {tile: "[1|4]"}\n- {tile: "[1|1]", to: "[1|4]", side: low}\n- {tile: "[4|4]", to: "[1|4]", side: high}\n'
@@ -59,7 +59,7 @@ def test_help_lists_every_command_without_loading_them(tmp_path: Path) -> None:
     *help_lines, loaded = r.stdout.strip().splitlines()
     listed = [line.split()[0] for line in help_lines[help_lines.index("Commands:") + 1:]]
     assert listed == sorted(COMMANDS)
-    assert set(loaded.split()) <= {"fives.__main__", "fives.cli", "fives.errors"}
+    assert set(loaded.split()) <= {"fives.__main__", "fives.cli", "fives.support", "fives.support.errors"}
 
 
 def test_python_dash_m_fives_runs_the_cli(tmp_path: Path) -> None:
@@ -86,9 +86,12 @@ def test_every_public_name_resolves() -> None:
     assert fives.match.Match.__name__ == "Match" and fives.suite.load_suite is not None
 
 
-def test_fives_evaluate_stays_the_function_when_the_module_is_imported(tmp_path: Path) -> None:
-    code = ("import fives, fives.evaluate, fives.cli.evaluate\n"
-            "from fives.evaluate import build_layout\n"
+def test_fives_evaluate_is_the_function_and_its_module_has_another_name(tmp_path: Path) -> None:
+    # one name, one meaning: the module is fives.evaluation, so importing it (as the CLI does)
+    # leaves fives.evaluate the function, with no class swap on the package
+    code = ("import fives, fives.evaluation, fives.cli.evaluate\n"
+            "assert type(fives) is type(fives.evaluation), 'the package is a plain module'\n"
+            "from fives.evaluation import build_layout\n"
             "r = fives.evaluate('horse-race', [{'tile': '[1|4]'}])\n"
             "print(callable(build_layout), r['sum'], r['scores'])")
     r = run(["-c", code], tmp_path)
@@ -98,8 +101,8 @@ def test_fives_evaluate_stays_the_function_when_the_module_is_imported(tmp_path:
 
 # -- start-up: what gets imported --------------------------------------------------------------
 
-HEAVY = ("jsonschema", "fastjsonschema", "z3", "click", "xml", "urllib.request", "http", "fives.reports",
-         "fives.engine", "fives.runner", "fives.svg")
+HEAVY = ("jsonschema", "fastjsonschema", "z3", "click", "xml", "urllib.request", "http", "fives.conformance.reports",
+         "fives.conformance.drivers", "fives.conformance.runner", "fives.draw.svg")
 
 
 def loaded_after(code: str, cwd: Path, env: dict[str, str] | None = None) -> set[str]:
@@ -148,7 +151,7 @@ def test_an_edited_game_file_is_validated_again(tmp_path: Path) -> None:
 
 
 def test_schema_memo_trusts_only_the_exact_bytes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from fives import schema_memo
+    from fives.support import schema_memo
 
     monkeypatch.setenv("FIVES_CACHE_DIR", str(tmp_path))
     monkeypatch.delenv("FIVES_NO_CACHE", raising=False)
@@ -214,7 +217,7 @@ def test_zipped_import_extracts_the_data_once(tmp_path: Path) -> None:
     work = tmp_path / "user"
     work.mkdir()
     (work / "layout.yaml").write_text(LAYOUT, encoding="utf-8")
-    probe = "import fives, fives.paths as p; print(fives.__file__); print(p.data_root())"
+    probe = "import fives, fives.support.paths as p; print(fives.__file__); print(p.data_root())"
     r = run(["-c", probe], work, env)
     assert r.returncode == 0, r.stderr
     module_file, data_root = r.stdout.split()
@@ -259,7 +262,7 @@ def test_progress_draws_on_a_terminal_and_erases_itself() -> None:
 
 
 def test_one_progress_bar_implementation() -> None:
-    """Long commands use fives/progress.py; no second bar (click.progressbar, another Progress class)."""
+    """Long commands use fives/support/progress.py; no second bar (click.progressbar, another Progress class)."""
     offenders = [str(f.relative_to(ROOT)) for f in sorted((ROOT / "fives").rglob("*.py"))
                  if f.name != "progress.py" and ("progressbar(" in (text := f.read_text(encoding="utf-8"))
                                                   or "class Progress" in text)]

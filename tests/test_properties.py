@@ -4,7 +4,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fives.evaluate import evaluate
+from fives.evaluation import evaluate
 from fives.layout import IllegalPlacement, Layout, Placement
 from fives.rules import load_rules
 from fives.tiles import ALL_TILES, Side

@@ -6,7 +6,7 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from fives import paths
+from fives.support import paths
 from fives.cli import main
 from fives.puzzles.brute import count_solutions
 from fives.puzzles.model import load_set
@@ -109,7 +109,7 @@ def _fixture_validator():
 
 
 def test_to_golden(hr_set, tmp_path):
-    from fives.evaluate import evaluate
+    from fives.evaluation import evaluate
     out = tmp_path / "golden.yaml"
     assert run("puzzles", "to-golden", str(hr_set), "--out", str(out)).exit_code == 0
     doc = yaml.safe_load(out.read_text())

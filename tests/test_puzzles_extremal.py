@@ -1,5 +1,5 @@
 """Extremal sums: Sniff's 36 and 35 (seed 000), Horse Race's 75, by the relaxation search."""
-from fives.evaluate import evaluate
+from fives.evaluation import evaluate
 from fives.puzzles.extremal import best, relaxation, witness
 from fives.rules import load_rules
 

@@ -11,8 +11,8 @@ import pytest
 from click.testing import CliRunner
 
 from fives.cli import main
-from fives.errors import UserError
-from fives.report_diff import compare_reports
+from fives.support.errors import UserError
+from fives.conformance.report_diff import compare_reports
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -1,5 +1,5 @@
 """Reports: explained failures, failures grouped by clause, sanitised engine text in every
-format, several engines side by side (fives/reports.py, fives/failures.py, fives/sanitize.py)."""
+format, several engines side by side (fives/conformance/reports.py, fives/conformance/failures.py, fives/support/sanitize.py)."""
 from __future__ import annotations
 
 import json
@@ -11,12 +11,12 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
-from fives.engine import Handshake, Outcome
-from fives.failures import EngineRun
-from fives.fixtures import Case
-from fives.reports import FORMATS, SEVERAL, human, human_several, to_json, to_junit, to_markdown
-from fives.runner import CaseResult
-from fives.sanitize import escape_controls, json_safe, markdown_cell, one_line
+from fives.conformance.drivers import Handshake, Outcome
+from fives.conformance.failures import EngineRun
+from fives.conformance.fixtures import Case
+from fives.conformance.reports import FORMATS, SEVERAL, human, human_several, to_json, to_junit, to_markdown
+from fives.conformance.runner import CaseResult
+from fives.support.sanitize import escape_controls, json_safe, markdown_cell, one_line
 
 NASTY = "\x1b[31mred\x1b[0m \x00nul\r\n<b>bold</b> | pipe \u202eevil \ud800"
 HS = Handshake("test-engine", "1.0", "python", ["horse-race"], ["turn", "evaluate"])
@@ -111,7 +111,7 @@ def test_markdown_escapes_html_pipes_and_newlines() -> None:
 
 
 def test_failing_clauses_are_ranked_by_consistency() -> None:
-    from fives.failures import failures_by_clause, load_clause_book
+    from fives.conformance.failures import failures_by_clause, load_clause_book
     # HR-SPIN-2: cited by every case, fails in 3 of 30; HR-COUNT-2: fails in 9 of 10; HR-CONT-5: 1 of 1
     rs = [failed(f"A{i}", clauses=("HR-SPIN-2", "HR-COUNT-2")) for i in range(9)]
     rs += [passed("B", clauses=("HR-SPIN-2", "HR-COUNT-2"))]
@@ -194,7 +194,7 @@ serve(sabotage)
 
 
 def test_hostile_engine_text_in_every_format(tmp_path: Path) -> None:
-    from fives.fixtures import load_cases
+    from fives.conformance.fixtures import load_cases
     root = Path(__file__).resolve().parents[1]
     fixture = root / "conformance" / "fixtures" / "seed" / "american-sniff-figures.yaml"
     ids = [c.id for c in load_cases([fixture])][:4]

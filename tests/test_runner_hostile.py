@@ -17,9 +17,9 @@ from typing import Any
 
 import pytest
 
-from fives.deadline import DeadlineRunner
-from fives.fixtures import load_cases
-from fives.paths import ROOT
+from fives.conformance.deadline import DeadlineRunner
+from fives.conformance.fixtures import load_cases
+from fives.support.paths import ROOT
 
 from test_runner_robustness import Run, engine  # noqa: E402 - the same engines and run record
 

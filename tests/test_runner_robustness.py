@@ -21,9 +21,9 @@ import yaml
 from click.testing import CliRunner
 
 from fives.cli import main
-from fives.fixtures import load_cases
-from fives.kinds import load_kinds
-from fives.paths import ROOT
+from fives.conformance.fixtures import load_cases
+from fives.conformance.kinds import load_kinds
+from fives.support.paths import ROOT
 
 HOSTILE = Path(__file__).parent / "hostile_engines"
 FIXTURE = ROOT / "conformance" / "fixtures" / "illegal" / "american-sniff.yaml"

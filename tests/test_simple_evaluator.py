@@ -19,8 +19,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import simple_evaluator as simple  # noqa: E402
 
-from fives.evaluate import evaluate  # noqa: E402
-from fives.io import SAFE_LOADER  # noqa: E402
+from fives.evaluation import evaluate  # noqa: E402
+from fives.support.reading import SAFE_LOADER  # noqa: E402
 from fives.layout import Layout  # noqa: E402
 from fives.rules import load_rules  # noqa: E402
 from fives.tiles import ALL_TILES, SIDE_ORDER, TILE_INDEX, Side, parse_tile  # noqa: E402
@@ -162,7 +162,7 @@ def test_there_are_evaluate_fixtures() -> None:
 
 @pytest.mark.parametrize("case", EVALUATE_CASES)
 def test_fixture_agrees(case: dict) -> None:
-    from fives.kinds.evaluate import compare
+    from fives.conformance.kinds.evaluate import compare
 
     records = case["input"]["placements"]
     want, got = evaluate(case["game"], records), simple.evaluate(case["game"], records)

@@ -13,15 +13,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fives import fixtures, paths
-from fives.errors import UserError
-from fives.fixture_cache import FixtureCache, cache_dir
-from fives.fixtures import Schemas, load_cases
-from fives.kinds import canonical, load_kinds, same
-from fives.kinds.play import compare_subset
-from fives.runner import judge
-from fives.engine import ReferenceEngine
-from fives.schema_check import SchemaSet
+from fives.conformance import fixtures
+
+from fives.support import paths
+from fives.support.errors import UserError
+from fives.conformance.fixture_cache import FixtureCache, cache_dir
+from fives.conformance.fixtures import Schemas, load_cases
+from fives.conformance.kinds import canonical, load_kinds, same
+from fives.conformance.kinds.play import compare_subset
+from fives.conformance.runner import judge
+from fives.conformance.drivers import ReferenceEngine
+from fives.conformance.schema_check import SchemaSet
 
 FIGURES = paths.FIXTURES / "seed" / "american-sniff-figures.yaml"
 PLAY = paths.FIXTURES / "play"
@@ -155,7 +157,7 @@ def test_compiled_validators_agree_with_jsonschema_on_the_fixtures() -> None:
     kinds = load_kinds()
     schemas = SchemaSet(paths.CONFORMANCE_SCHEMAS)
     for f in fixtures.fixture_files([paths.FIXTURES]):
-        data, _ = __import__("fives.io", fromlist=["load_data"]).load_data(f)
+        data, _ = __import__("fives.support.reading", fromlist=["load_data"]).load_data(f)
         assert schemas.check("fixtures.schema.json", data) is None
         assert next(schemas.full("fixtures.schema.json").iter_errors(data), None) is None
         for raw in data["cases"]:

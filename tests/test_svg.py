@@ -18,13 +18,13 @@ from typing import Any
 
 import pytest
 
-from fives import paths
-from fives.evaluate import build_layout
-from fives.fixtures import load_cases
-from fives.geometry import DEFAULT_PAGE, Box, arrange
+from fives.support import paths
+from fives.evaluation import build_layout
+from fives.conformance.fixtures import load_cases
+from fives.draw.geometry import DEFAULT_PAGE, Box, arrange
 from fives.layout import Layout
-from fives.seed_examples import extract
-from fives.svg import layout_marks, render_layout
+from fives.conformance.seed_examples import extract
+from fives.draw.svg import layout_marks, render_layout
 from fives.tiles import Side, parse_tile
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -262,7 +262,7 @@ def test_same_layout_same_bytes() -> None:
     records = [p.to_dict() for p in layout.history()]
     svg = render_layout(layout)
     assert render_layout(build_layout("horse-race", records)[0]) == svg
-    code = ("import sys, json; from fives.evaluate import build_layout; from fives.svg import render_layout; "
+    code = ("import sys, json; from fives.evaluation import build_layout; from fives.draw.svg import render_layout; "
             "sys.stdout.write(render_layout(build_layout('horse-race', json.loads(sys.argv[1]))[0]))")
     import json
     for hashseed in ("1", "2"):

@@ -8,8 +8,8 @@ from typing import Any
 
 from click.testing import CliRunner
 
-from fives import paths
-from fives.book import describe, from_puzzles, render_book
+from fives.support import paths
+from fives.draw.book import describe, from_puzzles, render_book
 from fives.cli import main
 from fives.puzzles.model import Puzzle, dumps, load_set
 

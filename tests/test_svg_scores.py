@@ -8,10 +8,10 @@ import pytest
 from click.testing import CliRunner
 
 from fives.cli import main
-from fives.errors import UserError
+from fives.support.errors import UserError
 from fives.record import dumps
 from fives.rules import load_rules
-from fives.score_svg import SideScores, board_svg, histories_from_record, parse_score, tally_svg
+from fives.draw.score_svg import SideScores, board_svg, histories_from_record, parse_score, tally_svg
 from fives.settlement import configure
 from fives.strategies import play_match
 

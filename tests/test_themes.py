@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from fives.cli import main
-from fives.paths import ROOT
+from fives.support.paths import ROOT
 from fives.puzzles.model import Problem, load_set
 from fives.puzzles.themes import THEMES, reachable, themes
 from fives.layout import Placement

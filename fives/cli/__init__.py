@@ -13,8 +13,8 @@ import sys
 
 import click
 
-from .. import __version__
-from ..errors import EXIT_INTERRUPTED, EXIT_TERMINATED, Terminated, UserError
+from fives import __version__
+from fives.support.errors import EXIT_INTERRUPTED, EXIT_TERMINATED, Terminated, UserError
 
 #: command name -> (module in fives.cli that registers it, its short help: the first sentence
 #: of its help text, exactly as click would show it).
@@ -50,9 +50,9 @@ class FivesGroup(click.Group):
         try:
             return super().invoke(ctx)
         except UserError as e:
-            from ..io import one_line  # one bounded line always: input text may hold newlines, ESC
+            from fives.support.sanitize import message_line  # one bounded line always: input text may hold newlines, ESC
 
-            click.echo(f"fives: error: {one_line(str(e))}", err=True)
+            click.echo(f"fives: error: {message_line(str(e))}", err=True)
             sys.exit(e.exit_code)
         except KeyboardInterrupt as e:  # Ctrl-C; or SIGTERM where a command handles it (Terminated)
             click.echo("fives: interrupted", err=True)

@@ -1,4 +1,4 @@
 """`python -m fives.cli`: the `fives` command (as `python -m fives`)."""
-from . import main
+from fives.cli import main
 
 main(prog_name="fives")

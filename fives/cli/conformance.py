@@ -6,14 +6,9 @@ from pathlib import Path
 
 import click
 
-from ..engine import (
-    Engine,
-    EngineStartError,
-    OneShotEngine,
-    ProcessEngine,
-    ReferenceEngine,
-)
-from ..errors import (
+from fives.conformance.drivers import EngineStartError
+from fives.conformance.process import make_engine
+from fives.support.errors import (
     EXIT_BAD_INPUT,
     EXIT_ENGINE,
     EXIT_FAILURES,
@@ -21,12 +16,12 @@ from ..errors import (
     EXIT_TERMINATED,
     UserError,
 )
-from ..fixtures import lint, load_cases
-from ..io import write_output
-from ..kinds import load_kinds
-from ..progress import Progress
-from ..reports import FORMATS, human
-from ..runner import (
+from fives.conformance.fixtures import lint, load_cases
+from fives.support.writing import write_output
+from fives.conformance.kinds import load_kinds
+from fives.support.progress import Progress
+from fives.conformance.reports import FORMATS, human
+from fives.conformance.runner import (
     CaseResult,
     ResultStream,
     check_outputs,
@@ -36,8 +31,8 @@ from ..runner import (
     signals_held,
     write_known_failures,
 )
-from ..selection import CaseFilters, listing, load_selection
-from ._case_filters import case_filter_options
+from fives.conformance.selection import CaseFilters, listing, load_selection
+from fives.cli._case_filters import case_filter_options
 
 
 @click.group("conformance")
@@ -55,30 +50,6 @@ def _report_targets(reports: tuple[str, ...]) -> list[tuple[str, str | None]]:
     if sum(1 for _, p in out if p is None) > 1:
         raise UserError("only one --report may go to standard output; give the others a file: --report junit:out.xml")
     return out
-
-
-#: --timeout when none is given; slow cases in process then have no limit (see make_engine).
-DEFAULT_TIMEOUT = 10.0
-
-
-def make_engine(command: str | None, oneshot: bool, timeout: float | None, validate: bool) -> Engine:
-    """`timeout` None: the default budget, except that slow cases in process (deep perft rows,
-    which take minutes by design) run to the end; an explicit --timeout holds for every case."""
-    budget = DEFAULT_TIMEOUT if timeout is None else timeout
-    if command is None:
-        if oneshot:
-            raise UserError("--oneshot needs --engine CMD")
-        return ReferenceEngine(timeout=budget, slow_timeout=timeout)  # --timeout holds in process too (0: no limit)
-    timeout = budget
-    validator = None
-    if validate:
-        from ..protocol import MessageValidator
-        validator = MessageValidator()
-    cls = OneShotEngine if oneshot else ProcessEngine
-    try:
-        return cls(command, timeout=timeout, validator=validator)
-    except EngineStartError as e:
-        raise UserError(f"engine {command!r}: {e}", EXIT_ENGINE) from None
 
 
 @conformance.command("run")
@@ -121,7 +92,7 @@ def run_cmd(commands: tuple[str, ...], oneshot: bool, timeout: float | None, job
     check_outputs([results_path, write_known, *(p for _, p in targets)])  # before the suite loads
     kinds = load_kinds()
     if not no_verify:
-        from ..golden.manifest import check_fixture_roots
+        from fives.conformance.golden.manifest import check_fixture_roots
         check_fixture_roots(roots or None)
     chosen = load_selection(list(roots) or None, CaseFilters(ids, games, kinds_, caps, slow), kinds)
     cases, left_out = chosen.cases, chosen.slow_left_out
@@ -129,7 +100,7 @@ def run_cmd(commands: tuple[str, ...], oneshot: bool, timeout: float | None, job
         click.echo(f"({left_out} slow cases left out: add --slow to run them)", err=True)
     known = load_known_failures(known_path) if known_path else {}
     if len(commands) > 1:
-        from .several_engines import run_several
+        from fives.cli.several_engines import run_several
         code = run_several(commands, cases, kinds, known, targets, oneshot, timeout, validate, results_path, write_known,
                            jobs=jobs)
         sys.exit(EXIT_TERMINATED if code == EXIT_INTERRUPTED and signals.terminated else code)
@@ -228,7 +199,7 @@ def coverage_cmd(roots: tuple[Path, ...], as_json: bool, show_ids: int) -> None:
     then derived: hand-written and golden). Exit 1 if any clause has none."""
     import json
 
-    from ..coverage import coverage
+    from fives.conformance.coverage import coverage
     table = coverage(load_cases(roots or None))
     empty = [row.clause.id for row in table if row.total == 0]
     if as_json:
@@ -265,7 +236,7 @@ def mutants_cmd(list_only: bool, names: tuple[str, ...], roots: tuple[Path, ...]
     import json
     from concurrent.futures import ThreadPoolExecutor
 
-    from ..mutants import all_mutants, run_mutant
+    from fives.conformance.mutants import all_mutants, run_mutant
     mutants = all_mutants()
     known = {m.name for m in mutants}
     for n in names:
@@ -310,7 +281,7 @@ def diff_cmd(old: str, new: str) -> None:
     """Compare two `conformance run --report json` files: the cases that newly fail, newly
     pass, and changed (status, differences or message), one line each. Exit 1 if any case
     newly fails, 0 otherwise, 2 for a file that is not such a report."""
-    from ..report_diff import diff_files
+    from fives.conformance.report_diff import diff_files
     result = diff_files(old, new)
     click.echo(result.text())
     if result.newly_failing:
@@ -319,5 +290,5 @@ def diff_cmd(old: str, new: str) -> None:
 
 def register(main: click.Group) -> None:
     main.add_command(conformance)
-    from .conformance_fuzz import add_to  # `conformance fuzz` lives in its own module
+    from fives.cli.conformance_fuzz import add_to  # `conformance fuzz` lives in its own module
     add_to(conformance)

@@ -9,10 +9,11 @@ from pathlib import Path
 
 import click
 
-from ..engine import EngineStartError, OneShotEngine, ProcessEngine
-from ..errors import EXIT_ENGINE, EXIT_FAILURES, EXIT_INTERRUPTED, UserError
-from ..progress import Progress
-from ..rules import game_ids
+from fives.conformance.drivers import EngineStartError
+from fives.conformance.process import OneShotEngine, ProcessEngine
+from fives.support.errors import EXIT_ENGINE, EXIT_FAILURES, EXIT_INTERRUPTED, UserError
+from fives.support.progress import Progress
+from fives.rules import game_ids
 
 
 @click.command("fuzz")
@@ -45,8 +46,8 @@ def fuzz_cmd(command: str, games: tuple[str, ...], kinds_: tuple[str, ...], case
     agreed on everything, 1 when it disagreed, 2 for bad options, 3 when the engine cannot be
     started, 130 on Ctrl-C (the findings so far are written first).
     """
-    from ..fuzz import Fuzzer, fuzz_kinds
-    from ..fuzz.output import report_lines, summary, write_findings
+    from fives.conformance.fuzz import Fuzzer, fuzz_kinds
+    from fives.conformance.fuzz.output import report_lines, summary, write_findings
 
     if cases is not None and seconds is not None:
         raise UserError("give --cases or --seconds, not both")

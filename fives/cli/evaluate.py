@@ -6,10 +6,11 @@ import sys
 
 import click
 
-from ..errors import EXIT_BAD_INPUT, UserError
-from ..evaluate import evaluate
-from ..io import dump_json, load_data, parse_json_line, read_lines
-from ..rules import GameRules, game_ids, load_rules
+from fives.support.errors import EXIT_BAD_INPUT, UserError
+from fives.evaluation import evaluate
+from fives.support.writing import dump_json
+from fives.support.reading import load_data, parse_json_line, read_lines
+from fives.rules import GameRules, game_ids, load_rules
 
 
 def _evaluate_jsonl(default_game: str | None) -> int:
@@ -19,7 +20,7 @@ def _evaluate_jsonl(default_game: str | None) -> int:
     known: dict[str, GameRules] = {}
     # the compiled fast path (fives/accel.py) answers plain legal lines byte-identically;
     # it returns None for every other line, which takes the Python path below
-    from ..accel import line_evaluator
+    from fives.accel import line_evaluator
     fast = line_evaluator(game_ids())
     for lineno, line, problem in read_lines():
         if fast is not None and line is not None:

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import click
 
-from ..errors import EXIT_FAILURES, UserError
-from ..io import clean_name
-from ..progress import Progress
-from ..rules import game_ids
+from fives.support.errors import EXIT_FAILURES, UserError
+from fives.support.sanitize import clean_name
+from fives.support.progress import Progress
+from fives.rules import game_ids
 
 
 @click.group("golden")
@@ -42,9 +42,9 @@ def generate_cmd(games: tuple[str, ...], cases: int, seed: int, out: Path, force
     The suite is written into a hidden folder beside OUT and renamed into place when complete
     (manifest last): an interrupted run leaves OUT as it was.
     """
-    from ..distribute import parse_dask_address, require_dask, sigterm_as_interrupt
-    from ..golden.folder import staged_folder
-    from ..golden.generate import finish, generate
+    from fives.support.distribute import parse_dask_address, require_dask, sigterm_as_interrupt
+    from fives.conformance.golden.folder import staged_folder
+    from fives.conformance.golden.generate import finish, generate
     for g in games:
         if g not in game_ids():
             raise UserError(f"unknown game {clean_name(g)[:40]!r}: one of {', '.join(game_ids())}")
@@ -69,7 +69,7 @@ def verify_cmd(folder: Path) -> None:
     """Check a golden suite against its manifest: every listed file present with its size and
     SHA-256, no file the manifest does not list. Exit 0 ok, 1 with one line per problem,
     2 for a missing, malformed or incomplete manifest."""
-    from ..golden.manifest import verify_suite
+    from fives.conformance.golden.manifest import verify_suite
     if not folder.is_dir():
         raise UserError(f"{clean_name(str(folder))}: no such folder")
     problems = verify_suite(folder)

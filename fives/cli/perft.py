@@ -9,13 +9,14 @@ from typing import Any, Iterator
 
 import click
 
-from ..errors import EXIT_FAILURES, UserError
-from ..io import dump_json, load_data, load_json_schema, schema_error
-from ..layout import IllegalPlacement, Placement
-from ..paths import CONFORMANCE_SCHEMAS
-from ..perft import PARALLEL_DEPTH, PerftResult, iter_divide, perft
-from ..progress import Progress
-from ..rules import game_ids, load_rules
+from fives.support.errors import EXIT_FAILURES, UserError
+from fives.support.writing import dump_json
+from fives.support.reading import load_data, load_json_schema, schema_error
+from fives.layout import IllegalPlacement, Placement
+from fives.support.paths import CONFORMANCE_SCHEMAS
+from fives.perft import PARALLEL_DEPTH, PerftResult, iter_divide, perft
+from fives.support.progress import Progress
+from fives.rules import game_ids, load_rules
 
 TABLE_FORMAT = "fives-perft/1"
 TABLE_SCHEMA = CONFORMANCE_SCHEMAS / "perft.schema.json"
@@ -194,7 +195,7 @@ def perft_cmd(game: str | None, depth: int | None, from_file: str | None, divide
     Exit 2 for bad input (unknown game, illegal --from layout).
     """
     if dask is not None:  # a malformed address or a missing Dask fails now, not after the count
-        from ..distribute import parse_dask_address, require_dask
+        from fives.support.distribute import parse_dask_address, require_dask
         parse_dask_address(dask)
         require_dask()
     if check_file is not None:
@@ -218,7 +219,7 @@ def perft_cmd(game: str | None, depth: int | None, from_file: str | None, divide
     if engine_cmd is not None:
         if divide or as_json:
             raise UserError("--engine takes --game, --depth, --from and --bisect")
-        from ..bisect import engine_perft
+        from fives.conformance.bisect import engine_perft
         sys.exit(engine_perft(engine_cmd, rules, depth, start, do_bisect))
     if do_bisect:
         raise UserError("--bisect needs --engine CMD")

@@ -5,14 +5,14 @@ from typing import Any
 
 import click
 
-from ..errors import UserError
-from ..io import check_writable, write_output
-from ..match import DEFAULT_MAX_HANDS
-from ..rules import GameRules, game_ids, load_rules
+from fives.support.errors import UserError
+from fives.support.writing import check_writable, write_output
+from fives.match import DEFAULT_MAX_HANDS
+from fives.rules import GameRules, game_ids, load_rules
 
 
 def _config(rules: GameRules, players: int, partnerships: bool) -> Any:
-    from ..settlement import ConfigError, configure
+    from fives.settlement import ConfigError, configure
 
     try:
         return configure(rules, players, partnerships)
@@ -92,8 +92,8 @@ def play_cmd(game: str, players: int, partnerships: bool, seed: int, strategies:
     --max-hands hands ends abandoned (spec/play.md, "Abandoned matches"); the record's
     match-end line says so and `fives replay` accepts it.
     """
-    from ..record import dumps
-    from ..strategies import play_match
+    from fives.record import dumps
+    from fives.strategies import play_match
 
     rules = load_rules(game)
     config = _config(rules, players, partnerships)
@@ -125,7 +125,7 @@ def replay_cmd(record: str) -> None:
     draw and pass, and compares every line with what the rules give. On the first illegal or
     wrong line prints `RECORD:LINE: reason-code: message` and exits 2.
     """
-    from ..record import replay_file
+    from fives.record import replay_file
 
     s = replay_file(record)
     names = _side_names(s.config)
@@ -148,8 +148,8 @@ def tally_cmd(game: str, previous: str | None, players: int, scores: tuple[str, 
     a large X with a small x in each of the four spaces around it). Horse Race: the pegs on a
     cribbage board in displayed points. A negative Sniff score may be given as -15.
     """
-    from ..io import parse_ascii_int
-    from ..tally import tally_text
+    from fives.support.reading import parse_ascii_int
+    from fives.tally import tally_text
 
     rules = load_rules(game)
     config = _config(rules, players, players in rules.partnership_players and players not in rules.solo_players)

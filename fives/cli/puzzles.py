@@ -8,15 +8,15 @@ from typing import Any, Iterator
 
 import click
 
-from ..errors import EXIT_BAD_INPUT, EXIT_FAILURES, UserError
-from ..io import write_output
-from ..progress import Progress
-from ..rules import game_ids
+from fives.support.errors import EXIT_BAD_INPUT, EXIT_FAILURES, UserError
+from fives.support.writing import write_output
+from fives.support.progress import Progress
+from fives.rules import game_ids
 
 
 @contextlib.contextmanager
 def _progress(total: int, label: str) -> Iterator[Any]:
-    """The package's progress bar (fives/progress.py), as a `tick(n=1)` callback."""
+    """The package's progress bar (fives/support/progress.py), as a `tick(n=1)` callback."""
     with Progress(total, label) as bar:
         yield bar.advance
 
@@ -28,7 +28,8 @@ def _write(text: str, out: str) -> None:
 
 def _prepare_out(out: str | None) -> None:
     """Create OUT's folder and check OUT can be written, before any long work (one line on error)."""
-    from ..io import check_writable, clean_name
+    from fives.support.writing import check_writable
+    from fives.support.sanitize import clean_name
 
     if out is None or out == "-":
         return
@@ -75,8 +76,8 @@ def puzzles() -> None:
 def generate_cmd(games: tuple[str, ...], kind: str | None, count: int, seed: int, difficulty: int | None,
                  theme: str | None, order: str, out: str, json_flag: bool, dask: str | None) -> None:
     """Generate COUNT puzzles, each proven unique by z3 and by brute-force count."""
-    from ..puzzles.generate import Stats, generate_set
-    from ..puzzles.model import dumps
+    from fives.puzzles.generate import Stats, generate_set
+    from fives.puzzles.model import dumps
 
     if len(set(games)) != len(games):
         raise UserError("a --game is given twice")
@@ -108,10 +109,10 @@ def solve_cmd(file: str, limit: int, json_flag: bool, time_limit: float | None) 
     every puzzle has exactly one answer, 1 otherwise (a puzzle z3 could not decide within
     --time-limit included), 2 on bad input.
     """
-    from ..puzzles.model import _flow, dumps, load_problems
-    from ..puzzles.z3model import PuzzleModel
+    from fives.puzzles.model import _flow, dumps, load_problems
+    from fives.puzzles.z3model import PuzzleModel
 
-    from ..puzzles.z3model import DEFAULT_TIME_LIMIT, OverBudget
+    from fives.puzzles.z3model import DEFAULT_TIME_LIMIT, OverBudget
 
     problems, _ = load_problems(file)
     results, bad, undecided = [], 0, 0
@@ -140,7 +141,7 @@ def solve_cmd(file: str, limit: int, json_flag: bool, time_limit: float | None) 
 
 
 def _safe_solve(model: Any, problem: Any, limit: int, label: str, time_limit: float | None = None) -> list:
-    from ..layout import IllegalPlacement
+    from fives.layout import IllegalPlacement
 
     try:
         return model(problem).solve(limit, time_limit)
@@ -162,9 +163,9 @@ def verify_cmd(file: str, budget: int | None, no_grade: bool, time_limit: float 
 
     Exits 0 when all pass, 2 naming the first bad puzzle.
     """
-    from ..puzzles.brute import DEFAULT_BUDGET
-    from ..puzzles.verify import BadPuzzle, check, check_set
-    from ..puzzles.z3model import DEFAULT_TIME_LIMIT
+    from fives.puzzles.brute import DEFAULT_BUDGET
+    from fives.puzzles.verify import BadPuzzle, check, check_set
+    from fives.puzzles.z3model import DEFAULT_TIME_LIMIT
 
     data, puzzles, name = _load_set(file)
     try:
@@ -187,7 +188,7 @@ def verify_cmd(file: str, budget: int | None, no_grade: bool, time_limit: float 
 
 
 def _load_set(file: str) -> Any:
-    from ..puzzles.model import load_set
+    from fives.puzzles.model import load_set
 
     return load_set(file)
 
@@ -198,10 +199,10 @@ def _load_set(file: str) -> Any:
 def to_golden_cmd(file: str, out: str) -> None:
     """Turn a puzzle set into conformance fixtures (kind evaluate): each puzzle's table
     followed by its solution, with the reference engine's result as the expectation."""
-    from ..puzzles.golden import fixtures_from_set
-    from ..puzzles.model import dumps
+    from fives.puzzles.golden import fixtures_from_set
+    from fives.puzzles.model import dumps
 
-    from ..puzzles.verify import BadPuzzle, replay
+    from fives.puzzles.verify import BadPuzzle, replay
 
     data, puzzles, name = _load_set(file)
     for label, pz in puzzles:  # an illegal layout or solution is bad input, named, before any output
@@ -219,9 +220,9 @@ def to_golden_cmd(file: str, out: str) -> None:
 @click.option("--out", help="Also write the witnesses as a conformance fixture file.")
 def extremal_cmd(games: tuple[str, ...], out: str | None) -> None:
     """Prove the largest counted and scoring sums (about 2 minutes per Horse Race figure)."""
-    from ..puzzles.extremal import prove
-    from ..puzzles.golden import extremal_fixtures
-    from ..puzzles.model import dumps
+    from fives.puzzles.extremal import prove
+    from fives.puzzles.golden import extremal_fixtures
+    from fives.puzzles.model import dumps
 
     _prepare_out(out)
     found = []

@@ -7,15 +7,15 @@ from typing import Any
 
 import click
 
-from ..errors import EXIT_FAILURES, UserError
-from ..io import write_output
-from ..rules import game_ids, load_rules
+from fives.support.errors import EXIT_FAILURES, UserError
+from fives.support.writing import write_output
+from fives.rules import game_ids, load_rules
 
 PAGE = re.compile(r"^(\d+)x(\d+)$")
 
 
 def _page(text: str | None) -> tuple[int, int]:
-    from ..geometry import DEFAULT_PAGE, SHORT
+    from fives.draw.geometry import DEFAULT_PAGE, SHORT
 
     if text is None:
         return DEFAULT_PAGE
@@ -29,7 +29,7 @@ def find_fixture(case_id: str) -> tuple[str, list[Any], str]:
     """(game, placements, where) of the conformance case `case_id`: any case `fives conformance
     run` runs by default (fixtures, golden suites, perft table), so an ID a failing run prints
     can be drawn. A play case draws its `layout`."""
-    from ..fixtures import default_roots, load_cases
+    from fives.conformance.fixtures import default_roots, load_cases
 
     for case in load_cases(default_roots(), ids=[case_id]):  # reads only files that mention it
         if case.id == case_id:
@@ -42,7 +42,7 @@ def find_fixture(case_id: str) -> tuple[str, list[Any], str]:
 
 def find_puzzle(ref: str, solution: bool) -> tuple[str, list[Any], list[Any], str]:
     """(game, placements, placements the solution adds, where) of `FILE#ID`."""
-    from ..puzzles.model import load_problems
+    from fives.puzzles.model import load_problems
 
     if "#" not in ref:
         raise UserError(f"--puzzle {ref!r}: write FILE#ID, e.g. puzzles/book-sample.yaml#AS-S-a3e2612f69")
@@ -79,11 +79,11 @@ def render_cmd(file: str | None, game: str | None, fixture_id: str | None, puzzl
     case (--fixture ID) or a puzzle's table (--puzzle FILE#ID). Same input, same bytes.
     Exit 2 for bad input.
     """
-    from ..evaluate import build_layout
-    from ..geometry import LayoutTooLarge
-    from ..io import load_data
-    from ..layout import IllegalPlacement
-    from ..svg import render_layout
+    from fives.evaluation import build_layout
+    from fives.draw.geometry import LayoutTooLarge
+    from fives.support.reading import load_data
+    from fives.layout import IllegalPlacement
+    from fives.draw.svg import render_layout
 
     sources = [x for x in (file, fixture_id, puzzle_ref) if x is not None]
     if len(sources) != 1:
@@ -137,10 +137,10 @@ def book_cmd(puzzleset: str, out: str, title: str, interactive: bool, theme_name
     With --interactive, a page to play the puzzles in a browser (offline, from file://).
     Exit 2 for bad input (also for an unknown theme, or a theme no puzzle of the set has).
     """
-    from ..book import from_puzzles, render_book
-    from ..progress import Progress
-    from ..puzzles.model import load_set
-    from ..puzzles.themes import THEMES
+    from fives.draw.book import from_puzzles, render_book
+    from fives.support.progress import Progress
+    from fives.puzzles.model import load_set
+    from fives.puzzles.themes import THEMES
 
     _, entries, name = load_set(puzzleset)
     puzzles = from_puzzles((pz for _, pz in entries), name)  # recomputes the points it prints
@@ -153,7 +153,7 @@ def book_cmd(puzzleset: str, out: str, title: str, interactive: bool, theme_name
             raise UserError(f"{name}: no puzzle has the theme {' or '.join(map(repr, theme_names))}")
     with Progress(2 * len(puzzles), "book") as bar:
         if interactive:
-            from ..play_page import render_play_page
+            from fives.draw.play_page import render_play_page
 
             html = render_play_page(puzzles, title, bar.advance, source=Path(name).name)
         else:
@@ -181,7 +181,7 @@ def score_svg_cmd(game: str | None, scores: tuple[str, ...], labels: tuple[str, 
     points up to the target, front peg at the score, back peg at the score before).
     Exit 2 for bad input.
     """
-    from ..score_svg import board_svg, histories_from_record, parse_score, tally_svg
+    from fives.draw.score_svg import board_svg, histories_from_record, parse_score, tally_svg
 
     if (record is None) == (not scores):
         raise UserError("give either --score (once per side) or --record FILE")

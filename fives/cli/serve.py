@@ -5,8 +5,8 @@ import sys
 
 import click
 
-from ..engine import ReferenceEngine
-from ..serve import serve
+from fives.conformance.drivers import ReferenceEngine
+from fives.conformance.serve import serve
 
 
 @click.command("serve")
@@ -16,7 +16,7 @@ def serve_cmd(mutant: str | None) -> None:
     request per line and one JSON reply per line, until end of input. Works for both the
     persistent and the one-process-per-case mode."""
     if mutant:
-        from ..mutants import mutant_engine
+        from fives.conformance.mutants import mutant_engine
         engine = mutant_engine(mutant)
     else:
         engine = ReferenceEngine()

@@ -1,5 +1,5 @@
 """`fives conformance run --engine A --engine B ...`: the suite once per engine, one after the
-other, then every report comparing them (fives/reports.py SEVERAL, fives/html_report.py)."""
+other, then every report comparing them (fives/conformance/reports.py SEVERAL, fives/conformance/html_report.py)."""
 from __future__ import annotations
 
 import json
@@ -8,16 +8,16 @@ from typing import TextIO
 
 import click
 
-from ..engine import Engine, EngineStartError
-from ..errors import EXIT_ENGINE, EXIT_FAILURES, EXIT_INTERRUPTED, EXIT_OK, UserError
-from ..failures import EngineRun
-from ..fixtures import Case
-from ..io import write_output
-from ..kinds import Kind
-from ..progress import Progress
-from ..reports import SEVERAL, human_several
-from ..runner import CaseResult, run_cases, signals_held
-from ..sanitize import json_safe, one_line
+from fives.conformance.drivers import Engine, EngineStartError
+from fives.support.errors import EXIT_ENGINE, EXIT_FAILURES, EXIT_INTERRUPTED, EXIT_OK, UserError
+from fives.conformance.failures import EngineRun
+from fives.conformance.fixtures import Case
+from fives.support.writing import write_output
+from fives.conformance.kinds import Kind
+from fives.support.progress import Progress
+from fives.conformance.reports import SEVERAL, human_several
+from fives.conformance.runner import CaseResult, run_cases, signals_held
+from fives.support.sanitize import json_safe, one_line
 
 
 class _Stream:
@@ -49,7 +49,7 @@ def run_several(commands: tuple[str, ...], cases: list[Case], kinds: dict[str, K
     end); Ctrl-C or SIGTERM stops the run, the reports cover what finished (exit 130; the
     caller turns it into 143 for SIGTERM).
     """
-    from .conformance import make_engine
+    from fives.conformance.process import make_engine
     if write_known:
         raise UserError("--write-known-failures takes a single --engine (whose failures would it list?)")
     stream = _Stream(results_path)

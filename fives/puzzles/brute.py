@@ -10,10 +10,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Iterator
 
-from ..layout import Layout, Placement
-from ..tiles import Tile
-from .model import Problem
-from .space import canonical_placements, grants_continuation, key_of, matches, points, start
+from fives.layout import Layout, Placement
+from fives.tiles import Tile
+from fives.puzzles.model import Problem
+from fives.puzzles.space import canonical_placements, grants_continuation, key_of, matches, points, start
 
 Answer = tuple[tuple[Placement, ...], tuple[int, ...]]  # placements and their points
 

@@ -23,10 +23,10 @@ from dataclasses import dataclass
 from itertools import permutations
 from typing import Callable
 
-from ..evaluate import evaluate
-from ..layout import Placement
-from ..rules import GameRules, load_rules
-from ..tiles import MAX_PIP, parse_side, parse_tile
+from fives.evaluation import evaluate
+from fives.layout import Placement
+from fives.rules import GameRules, load_rules
+from fives.tiles import MAX_PIP, parse_side, parse_tile
 
 Degrees = tuple[tuple[int, bool], ...]  # per value: (degree of the double, 0 = unplaced; is it the spinner)
 

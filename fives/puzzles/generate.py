@@ -13,17 +13,17 @@ import random
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
-from ..errors import UserError
-from ..layout import Layout
-from ..rules import GameRules, load_rules
-from ..tiles import ALL_TILES
-from . import GENERATOR_VERSION
-from .brute import DEFAULT_BUDGET, Enumeration, TooLarge, enumerate_answers
-from .grade import LABELS, difficulty
-from .model import Problem, Puzzle, PuzzleSet
-from .space import canonical_placements
-from .themes import reachable, themes
-from .verify import replay
+from fives.support.errors import UserError
+from fives.layout import Layout
+from fives.rules import GameRules, load_rules
+from fives.tiles import ALL_TILES
+from fives.puzzles import GENERATOR_VERSION
+from fives.puzzles.brute import DEFAULT_BUDGET, Enumeration, TooLarge, enumerate_answers
+from fives.puzzles.grade import LABELS, difficulty
+from fives.puzzles.model import Problem, Puzzle, PuzzleSet
+from fives.puzzles.space import canonical_placements
+from fives.puzzles.themes import reachable, themes
+from fives.puzzles.verify import replay
 
 #: Size ranges per kind: (table tiles, hand tiles) for single and turn, tiles to place for build.
 #: Row d is used for target difficulty d; row 0 when no difficulty is asked for.
@@ -105,7 +105,7 @@ def generate_one(rules: GameRules, kind: str, seed: int, target_difficulty: int 
                  theme: str | None = None) -> Puzzle:
     """One puzzle, its uniqueness proven by z3 and counted by brute force; with `theme`, only
     a puzzle carrying that theme tag is kept (a theme is never traded for a nearer grade)."""
-    from .z3model import PuzzleModel
+    from fives.puzzles.z3model import PuzzleModel
 
     stats = stats or Stats()
     rng = random.Random(seed)
@@ -209,7 +209,7 @@ def generate_set(games: list[str], kind: str | None, count: int, seed: int, targ
         # puzzle whose ID is not already in the set is exactly what the sequential loop gives
         # (`exclude` only skips candidates, and the result was not one of them); the rare
         # repeat is made again here with the real exclusions. Same bytes as without --dask.
-        from ..distribute import map_ordered
+        from fives.support.distribute import map_ordered
         units = [(g, k, puzzle_seed(seed, g, k, target_difficulty, i)) for i, (g, k) in enumerate(jobs)]
         made = map_ordered(functools.partial(_speculate, target_difficulty, theme), units, dask=dask)
         for (g, k, s), (pz, part) in zip(units, made):

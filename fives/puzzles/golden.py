@@ -5,11 +5,11 @@ import hashlib
 import json
 from typing import Any, Iterable
 
-from ..evaluate import build_layout, evaluate
-from ..layout import Layout, Placement
-from ..rules import load_rules
-from ..tiles import Side
-from .model import Puzzle, _flow
+from fives.evaluation import build_layout, evaluate
+from fives.layout import Layout, Placement
+from fives.rules import load_rules
+from fives.tiles import Side
+from fives.puzzles.model import Puzzle, _flow
 
 EXPECT_KEYS = ("tiles", "spinners", "positions", "contributions", "sum", "raw", "display")
 

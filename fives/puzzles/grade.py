@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import math
 
-from ..layout import Placement
-from .brute import Enumeration, count_solutions
-from .model import Difficulty, Problem
-from .space import canonical_placements, grants_continuation, points, start
+from fives.layout import Placement
+from fives.puzzles.brute import Enumeration, count_solutions
+from fives.puzzles.model import Difficulty, Problem
+from fives.puzzles.space import canonical_placements, grants_continuation, points, start
 
 LABELS = {1: "easy", 2: "moderate", 3: "tricky", 4: "hard", 5: "fiendish"}
 #: Per kind, grade g is given when the score reaches THRESHOLDS[kind][g - 2] (grade 1 below

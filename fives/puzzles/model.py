@@ -11,13 +11,13 @@ from typing import Any
 import jsonschema
 import yaml
 
-from .. import paths
-from ..errors import UserError
-from ..evaluate import parse_placement
-from ..layout import IllegalPlacement, Placement
-from ..rules import GameRules, load_rules
-from ..tiles import Tile, parse_tile
-from . import GENERATOR_VERSION
+from fives.support import paths
+from fives.support.errors import UserError
+from fives.evaluation import parse_placement
+from fives.layout import IllegalPlacement, Placement
+from fives.rules import GameRules, load_rules
+from fives.tiles import Tile, parse_tile
+from fives.puzzles import GENERATOR_VERSION
 
 FORMAT = "fives-puzzles/1"
 KINDS = ("single", "turn", "build")
@@ -230,7 +230,7 @@ def load_problems(path: str | Path) -> tuple[list[tuple[str, Problem, dict[str, 
 
     Accepts a puzzle set or a bare list of puzzle records (for `solve` on hand-written puzzles).
     """
-    from ..io import load_data
+    from fives.support.reading import load_data
 
     data, name = load_data(path)
     records = data.get("puzzles") if isinstance(data, dict) else data
@@ -248,7 +248,7 @@ def load_problems(path: str | Path) -> tuple[list[tuple[str, Problem, dict[str, 
 
 def load_set(path: str | Path) -> tuple[dict[str, Any], list[tuple[str, Puzzle]], str]:
     """A whole puzzle set, schema-validated: (set record, [(label, puzzle)], file name)."""
-    from ..io import load_data
+    from fives.support.reading import load_data
 
     data, name = load_data(path)
     _validate(data, name, "#")

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ..evaluate import build_layout
-from ..layout import Layout, Placement
-from ..rules import GameRules
-from ..tiles import Side, Tile
-from .model import Problem
+from fives.evaluation import build_layout
+from fives.layout import Layout, Placement
+from fives.rules import GameRules
+from fives.tiles import Side, Tile
+from fives.puzzles.model import Problem
 
 #: A side that mirrors an earlier side of the same tile while both are open.
 MIRROR_OF = {Side.BRANCH_B: Side.BRANCH_A, Side.LINE_B: Side.LINE_A}

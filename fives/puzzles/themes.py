@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..layout import Placement
-from ..tiles import Side
-from .model import Problem
-from .space import canonical_placements, grants_continuation, start
+from fives.layout import Placement
+from fives.tiles import Side
+from fives.puzzles.model import Problem
+from fives.puzzles.space import canonical_placements, grants_continuation, start
 
 ALL_KINDS = ("single", "turn", "build")
 BOTH_GAMES = ("american-sniff", "horse-race")

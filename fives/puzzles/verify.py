@@ -4,12 +4,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..layout import IllegalPlacement, Placement
-from .brute import DEFAULT_BUDGET, TooLarge, count_solutions, enumerate_answers
-from .grade import difficulty
-from .model import Problem, Puzzle
-from .space import canonical_placements, grants_continuation, is_mirror, matches, points, start
-from .themes import themes  # noqa: F401 - re-exported: the generator and verify share one definition
+from fives.layout import IllegalPlacement, Placement
+from fives.puzzles.brute import DEFAULT_BUDGET, TooLarge, count_solutions, enumerate_answers
+from fives.puzzles.grade import difficulty
+from fives.puzzles.model import Problem, Puzzle
+from fives.puzzles.space import canonical_placements, grants_continuation, is_mirror, matches, points, start
+from fives.puzzles.themes import themes  # noqa: F401 - re-exported: the generator and verify share one definition
 
 
 class BadPuzzle(Exception):
@@ -88,7 +88,7 @@ def check(puzzle: Puzzle, budget: int | None = DEFAULT_BUDGET, grade: bool = Tru
 
     `budget`: brute-force nodes (past it the puzzle is "too large" for brute force and z3
     alone proves it); `time_limit`: seconds for z3 (past it, BadPuzzle: undecided)."""
-    from .z3model import OverBudget, PuzzleModel
+    from fives.puzzles.z3model import OverBudget, PuzzleModel
 
     problem = puzzle.problem
     if puzzle.id != problem.puzzle_id():

@@ -15,10 +15,10 @@ from typing import Any
 
 import z3
 
-from ..layout import Layout, Placement
-from ..tiles import Side, Tile
-from .model import Problem
-from .space import start
+from fives.layout import Layout, Placement
+from fives.tiles import Side, Tile
+from fives.puzzles.model import Problem
+from fives.puzzles.space import start
 
 LINE_A, LINE_B, BRANCH_A, BRANCH_B = Side.LINE_A, Side.LINE_B, Side.BRANCH_A, Side.BRANCH_B
 #: Default seconds `fives puzzles solve` and `verify` give z3 per puzzle (`--time-limit`).

@@ -1,0 +1,278 @@
+"""Perft through the protocol: compare an engine's counts with the reference's, and bisect a
+difference down to the shortest layout whose immediate placements or points differ.
+
+The protocol's `perft` request has no divide (spec/protocol.md): a divide is asked as one
+`perft` request per first placement, one ply shallower, from the layout with that placement
+played. Which placements an engine accepts, and what each scores, is asked with `evaluate`
+(the layout plus the placement: legal or an illegality, and `raw`, the points it scored).
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from fives.conformance.drivers import Engine, ReferenceEngine
+from fives.evaluation import build_layout
+from fives.conformance.fixtures import Case
+from fives.conformance.kinds import canonical
+from fives.layout import IllegalPlacement, Placement
+from fives.rules import GameRules
+from fives.tiles import ALL_TILES, Side
+
+Records = list[dict[str, Any]]
+Counts = tuple[int, int]  # (nodes, points)
+
+
+class EngineFailed(Exception):
+    """The engine could not answer a request at all (crash, timeout, protocol error)."""
+
+
+@dataclass
+class Asker:
+    """One question at a time to the engine under test, and the same to the reference."""
+
+    engine: Engine
+    game: str
+    requests: int = 0
+    reference: ReferenceEngine = field(default_factory=ReferenceEngine)
+
+    def _engine(self, kind: str, input: dict[str, Any]) -> Any:
+        self.requests += 1
+        out = self.engine.run(Case(f"bisect-{self.requests}", kind, self.game, (), {}, input, {}, "bisect"))
+        if out.status == "skipped":
+            raise EngineFailed(f"the engine skipped a {kind} request: {out.message}")
+        if out.status != "ok":
+            raise EngineFailed(f"{kind} request failed: {out.message}")
+        return out.answer
+
+    def perft(self, records: Records, depth: int) -> tuple[Counts | None, Counts | None, str]:
+        """(engine counts or None if it calls the layout illegal, reference counts, engine's error code)."""
+        input = {"placements": records, "depth": depth}
+        ref = self.reference.answer("perft", self.game, input)
+        got = self._engine("perft", input)
+        want = (ref["nodes"], ref["points"]) if "nodes" in ref else None
+        if isinstance(got, dict) and "nodes" in got and "points" in got:
+            return (got["nodes"], got["points"]), want, ""
+        code = got.get("error", {}).get("code", "?") if isinstance(got, dict) and isinstance(got.get("error"), dict) else "?"
+        return None, want, str(code)
+
+    def evaluate(self, records: Records) -> Any:
+        return self._engine("evaluate", {"placements": records})
+
+
+@dataclass
+class PlacementDiff:
+    placement: dict[str, str]
+    engine: str  # "legal, N points" or "illegal (code)"
+    reference: str
+
+    def line(self) -> str:
+        return f"{_text(self.placement)}: engine {self.engine}; reference {self.reference}"
+
+
+@dataclass
+class Step:
+    placement: dict[str, str]
+    depth: int  # the depth counted after it
+    engine: Counts | None
+    reference: Counts
+
+
+@dataclass
+class BisectResult:
+    start_depth: int  # the shallowest depth at which the totals from the start differ
+    engine_total: Counts | None
+    reference_total: Counts
+    path: list[Step]
+    layout: Records  # the start plus the path: the shortest layout found
+    immediate: Counts | None  # engine's depth-1 counts from `layout`
+    reference_immediate: Counts
+    differing: list[PlacementDiff]
+    requests: int = 0
+    #: the shortest prefix of `layout` whose whole `evaluate` answer already differs (a rule
+    #: that changes no count, such as which doubles are spinners, shows here first), and how
+    evaluate_prefix: int | None = None
+    evaluate_diff: list[str] = field(default_factory=list)
+
+
+def _text(p: dict[str, str]) -> str:
+    return p["tile"] if "to" not in p else f"{p['tile']}>{p['to']}:{p['side']}"
+
+
+def _flow_placement(record: dict[str, str]) -> str:
+    """`{tile: "[1|4]", to: ..., side: low}`: a YAML flow mapping, as the docs write layouts."""
+    return "{" + ", ".join(f"{k}: {json.dumps(v) if k != 'side' else v}" for k, v in record.items()) + "}"
+
+
+def _counts(c: Counts | None) -> str:
+    return "an illegal layout" if c is None else f"nodes {c[0]} points {c[1]}"
+
+
+def reference_moves(rules: GameRules, records: Records) -> list[tuple[Placement, int]]:
+    """The reference's legal first placements from `records`, in canonical order, with the raw
+    points each scores."""
+    layout, _ = build_layout(rules, records)
+    out = []
+    for p in layout.legal_placements([t for t in ALL_TILES if t not in layout]):
+        out.append((p, layout.push(p)))
+        layout.pop()
+    return sorted(out, key=lambda m: (m[0].tile.index, -1 if m[0].to is None else m[0].to.index,
+                                      -1 if m[0].side is None else m[0].side.index))
+
+
+def immediate_differences(ask: Asker, rules: GameRules, records: Records) -> list[PlacementDiff]:
+    """Every placement from `records` that one engine accepts and the other refuses, or that
+    both accept but score differently. Candidates: every free tile on every side of every
+    placed tile (or, on an empty layout, every opening)."""
+    layout, _ = build_layout(rules, records)
+    placed = list(layout.tiles)
+    free = [t for t in ALL_TILES if t not in layout]
+    candidates = [Placement(t) for t in free] if not placed else [
+        Placement(t, to, side) for t in free for to in placed for side in Side]
+    out = []
+    for p in candidates:
+        record = p.to_dict()
+        try:
+            raw = layout.push(p)
+            layout.pop()
+            ref = f"legal, {raw} points"
+        except IllegalPlacement as e:
+            ref = f"illegal ({e.code.value})"
+        got = ask.evaluate(records + [record])
+        if isinstance(got, dict) and isinstance(got.get("error"), dict):
+            eng = f"illegal ({got['error'].get('code', '?')})"
+        elif isinstance(got, dict) and isinstance(got.get("raw"), int):
+            eng = f"legal, {got['raw']} points"
+        else:
+            eng = f"answered {canonical(got)[:80]}"
+        if ref.startswith("illegal") and eng.startswith("illegal"):
+            continue  # both refuse: the reason codes may differ, the placements do not
+        if ref != eng:
+            out.append(PlacementDiff(record, eng, ref))
+    return out
+
+
+def bisect(ask: Asker, rules: GameRules, start: Records, max_depth: int,
+           note: Callable[[str], None] | None = None) -> BisectResult | None:
+    """None if the engine's counts from `start` agree at every depth 1..max_depth."""
+    say = note or (lambda s: None)
+    depth = 0
+    for d in range(1, max_depth + 1):
+        got, want, _ = ask.perft(start, d)
+        say(f"depth {d}: engine {_counts(got)}, reference {_counts(want)}")
+        assert want is not None
+        if got != want:
+            first, depth, total, ref_total = d, d, got, want
+            break
+    else:
+        return None
+    layout, path = list(start), []
+    while depth > 1:
+        child = None
+        for p, _ in reference_moves(rules, layout):
+            rec = p.to_dict()
+            got, want, code = ask.perft(layout + [rec], depth - 1)
+            assert want is not None
+            if got is None:
+                say(f"{_text(rec)}: the engine calls it illegal ({code})")
+                break  # the engine refuses a legal placement: the immediate placements differ here
+            if got != want:
+                child = (rec, got, want)
+                break
+        if child is None:
+            break  # no child differs (or the engine refused one): the difference is at this layout
+        rec, got, want = child
+        # the shallowest depth at which this child differs keeps the final layout shortest
+        for d in range(1, depth - 1):
+            g, w, _ = ask.perft(layout + [rec], d)
+            if g != w:
+                got, want = g, w
+                break
+        else:
+            d = depth - 1
+        say(f"{_text(rec)}: depth {d}: engine {_counts(got)}, reference {_counts(want)}")
+        path.append(Step(rec, d, got, want))
+        layout.append(rec)
+        depth = d
+    got, want, _ = ask.perft(layout, 1)
+    assert want is not None
+    diffs = immediate_differences(ask, rules, layout)
+    prefix, how = first_evaluate_difference(ask, layout)
+    return BisectResult(first, total, ref_total, path, layout, got, want, diffs, ask.requests, prefix, how)
+
+
+def first_evaluate_difference(ask: Asker, layout: Records) -> tuple[int | None, list[str]]:
+    """The fewest leading placements of `layout` whose `evaluate` answers differ, with the
+    differing keys (the evaluate kind's own comparison); (None, []) if none do."""
+    from fives.conformance.kinds import load_kinds
+
+    compare = load_kinds()["evaluate"].compare
+    for n in range(1, len(layout) + 1):
+        want = ask.reference.answer("evaluate", ask.game, {"placements": layout[:n]})
+        got = ask.evaluate(layout[:n])
+        how = compare(want, got) if isinstance(got, dict) else [f"answered {canonical(got)[:80]}"]
+        if how:
+            return n, how
+    return None, []
+
+
+def report(result: BisectResult, game: str, command: str) -> str:
+    """A placements file (YAML): the layout as a list, everything else as comments."""
+    lines = [f"# fives perft --bisect: {game}, engine {command!r}",
+             f"# totals first differ at depth {result.start_depth}: engine {_counts(result.engine_total)}, "
+             f"reference {_counts(result.reference_total)}"]
+    for s in result.path:
+        lines.append(f"#   then {_text(s.placement)}: depth {s.depth}: engine {_counts(s.engine)}, "
+                     f"reference {_counts(s.reference)}")
+    lines.append(f"# the shortest layout found ({len(result.layout)} placements): its immediate placements "
+                 f"(depth 1: engine {_counts(result.immediate)}, reference {_counts(result.reference_immediate)}) "
+                 "differ in:")
+    lines += [f"#   {d.line()}" for d in result.differing] or ["#   (no single placement differs: only the counts)"]
+    if result.evaluate_prefix is not None and result.evaluate_prefix < len(result.layout):
+        lines.append(f"# but the evaluate answers already differ after the first {result.evaluate_prefix} "
+                     f"placement(s): {'; '.join(result.evaluate_diff)[:300]}")
+    lines.append(f"# {result.requests} engine requests")
+    lines += [f"- {_flow_placement(r)}" for r in result.layout] or ["[]"]
+    return "\n".join(lines) + "\n"
+
+
+def engine_perft(command: str, rules: GameRules, depth: int, start: Records, do_bisect: bool,
+                 timeout: float = 120.0) -> int:
+    """`fives perft --engine CMD [--bisect]`: print the comparison (or the bisection) and
+    return the exit code: 0 the counts agree, 1 they differ, 3 the engine cannot be used."""
+    import sys
+
+    import click
+
+    from fives.conformance.drivers import EngineStartError
+    from fives.conformance.process import ProcessEngine
+    from fives.support.errors import EXIT_ENGINE, EXIT_FAILURES, UserError
+
+    engine = ProcessEngine(command, timeout=timeout)
+    try:
+        hs = engine.start()
+    except EngineStartError as e:
+        raise UserError(f"engine {command!r}: {e}", EXIT_ENGINE) from None
+    try:
+        if rules.id not in hs.games or "perft" not in hs.capabilities or (do_bisect and "evaluate" not in hs.capabilities):
+            need = "perft and evaluate" if do_bisect else "perft"
+            raise UserError(f"engine {command!r} does not declare game {rules.id} and capability {need}", EXIT_ENGINE)
+        ask = Asker(engine, rules.id)
+        if not do_bisect:
+            got, want, code = ask.perft(start, depth)
+            assert want is not None
+            click.echo(f"{rules.id} depth {depth}: engine {_counts(got) if got else 'error ' + code}, "
+                       f"reference {_counts(want)}")
+            return 0 if got == want else EXIT_FAILURES
+        verbose = sys.stderr.isatty()
+        result = bisect(ask, rules, start, depth, note=(lambda s: click.echo(s, err=True)) if verbose else None)
+        if result is None:
+            click.echo(f"{rules.id}: the engine's counts agree with the reference at every depth 1..{depth}")
+            return 0
+        click.echo(report(result, rules.id, command), nl=False)
+        return EXIT_FAILURES
+    except EngineFailed as e:
+        raise UserError(f"engine {command!r}: {e}", EXIT_ENGINE) from None
+    finally:
+        engine.close()

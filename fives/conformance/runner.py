@@ -1,0 +1,253 @@
+"""Run conformance cases through an engine and collect results as they arrive."""
+from __future__ import annotations
+
+import json
+import queue
+import signal
+import threading
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Iterator, TextIO
+
+import yaml
+
+from fives.conformance.drivers import Engine, Outcome
+from fives.support.errors import Terminated, UserError
+from fives.conformance.fixtures import Case
+from fives.support.writing import check_writable, write_output
+from fives.support.reading import load_data
+from fives.support.sanitize import quote
+from fives.conformance.kinds import Kind
+
+
+@dataclass
+class CaseResult:
+    case: Case
+    status: str  # "passed" | "failed" | "errored" | "skipped"
+    diffs: list[str] = field(default_factory=list)
+    outcome: Outcome | None = None
+    known: str | None = None  # the known-failures reason, if the case is listed
+
+    @property
+    def counts_as_failure(self) -> bool:
+        return self.status in ("failed", "errored") and self.known is None
+
+    def to_dict(self) -> dict[str, Any]:
+        o = self.outcome
+        d: dict[str, Any] = {
+            "id": self.case.id, "file": self.case.file, "kind": self.case.kind, "game": self.case.game,
+            "clauses": list(self.case.clauses), "status": self.status, "input": self.case.input,
+            "expected": self.case.expect, "actual": o.answer if o else None, "diff": self.diffs,
+        }
+        if o and o.message:
+            d["message"] = o.message
+        if o and o.raw:
+            d["raw"] = o.raw
+        if o and o.stderr:
+            d["stderr"] = o.stderr
+        if self.known is not None:
+            d["known_failure"] = self.known
+        d["seconds"] = round(o.seconds, 6) if o else 0.0
+        return d
+
+
+def judge(case: Case, outcome: Outcome, kind: Kind) -> CaseResult:
+    if outcome.status == "skipped":
+        return CaseResult(case, "skipped", outcome=outcome)
+    if outcome.status == "error":
+        return CaseResult(case, "errored", outcome=outcome)
+    try:
+        diffs = kind.compare(case.expect, outcome.answer)
+    except Exception as e:  # a malformed answer must not stop the run
+        diffs = [f"answer could not be compared: {type(e).__name__}: {e}"]
+    return CaseResult(case, "failed" if diffs else "passed", diffs, outcome)
+
+
+def _run_one(engine: Engine, case: Case, seq: int, kinds: dict[str, Kind], known: dict[str, str]) -> CaseResult:
+    """One case's result, whatever happens: a runner bug is that case's error, not the run's end."""
+    try:
+        why = engine.supports(case, kinds)
+        if why:
+            result = CaseResult(case, "skipped", outcome=Outcome("skipped", message=why))
+        else:
+            result = judge(case, engine.run(case, seq), kinds[case.kind])
+    except Exception as e:  # noqa: BLE001 - every case gets a result line
+        result = CaseResult(case, "errored", outcome=Outcome(
+            "error", message=f"runner error: {type(e).__name__}: {quote(str(e), 200)[1:-1]}"))
+    result.known = known.get(case.id)
+    return result
+
+
+def run_cases(engine: Engine, cases: list[Case], kinds: dict[str, Kind],
+              on_result: Callable[[CaseResult], None] | None = None,
+              known: dict[str, str] | None = None, jobs: int = 1) -> list[CaseResult]:
+    """Run every case; each result goes to `on_result` at once, in case order. Ctrl-C keeps
+    what is done. `jobs` > 1 runs that many engine processes at once (engines that can be
+    cloned: the protocol ones); the results and their order do not depend on `jobs`."""
+    known = known or {}
+    if jobs > 1 and len(cases) > 1 and engine.clone() is not None:
+        return _run_parallel(engine, cases, kinds, on_result, known, jobs)
+    results: list[CaseResult] = []
+    for seq, case in enumerate(cases, 1):
+        result = _run_one(engine, case, seq, kinds, known)
+        results.append(result)
+        if on_result:
+            on_result(result)
+    return results
+
+
+def _run_parallel(engine: Engine, cases: list[Case], kinds: dict[str, Kind],
+                  on_result: Callable[[CaseResult], None] | None, known: dict[str, str],
+                  jobs: int) -> list[CaseResult]:
+    """Worker threads, each with its own engine process, take the next case in turn; the
+    main thread hands results on in case order. On Ctrl-C/SIGTERM every engine is killed and
+    no thread is waited for (daemon threads), so nothing an engine does delays the stop."""
+    engines = [engine] + [e for e in (engine.clone() for _ in range(min(jobs, len(cases)) - 1)) if e is not None]
+    done: queue.SimpleQueue[tuple[int, CaseResult]] = queue.SimpleQueue()
+    lock = threading.Lock()
+    stop = threading.Event()
+    taken = iter(range(len(cases)))
+
+    def work(worker_engine: Engine) -> None:
+        while not stop.is_set():
+            with lock:
+                i = next(taken, None)
+            if i is None:
+                return
+            done.put((i, _run_one(worker_engine, cases[i], i + 1, kinds, known)))
+
+    for e in engines:
+        threading.Thread(target=work, args=(e,), daemon=True, name="fives-runner").start()
+    results: list[CaseResult] = []
+    waiting: dict[int, CaseResult] = {}
+    try:
+        while len(results) < len(cases):
+            try:
+                i, result = done.get(timeout=0.2)  # a timeout keeps signals prompt in this thread
+            except queue.Empty:
+                continue
+            waiting[i] = result
+            while len(results) in waiting:
+                result = waiting.pop(len(results))
+                results.append(result)
+                if on_result:
+                    on_result(result)
+    except BaseException:
+        stop.set()
+        for e in engines:
+            e.abort()
+        raise
+    finally:
+        stop.set()
+        for e in engines[1:]:
+            e.close()
+    return results
+
+
+def load_known_failures(path: str) -> dict[str, str]:
+    data, name = load_data(path)
+    if data is None:
+        return {}
+    table = data.get("known_failures") if isinstance(data, dict) else None
+    if not isinstance(table, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in table.items()):
+        raise UserError(f"{name}: expected a mapping `known_failures: {{CASE-ID: reason, ...}}`")
+    return dict(table)
+
+
+def write_known_failures(path: str, results: list[CaseResult]) -> int:
+    table = {}
+    for r in results:
+        if r.status in ("failed", "errored"):
+            reason = r.diffs[0] if r.diffs else (r.outcome.message if r.outcome else r.status)
+            table[r.case.id] = f"{r.status}: {reason}"[:300]
+    text = ("# Known failures: case ID -> reason. Listed cases do not fail the run; a listed case\n"
+            "# that passes again is reported. Written by `fives conformance run --write-known-failures`.\n")
+    text += yaml.safe_dump({"known_failures": dict(sorted(table.items()))}, allow_unicode=True, sort_keys=False, width=200)
+    write_output(text, path)
+    return len(table)
+
+
+def result_line(result: CaseResult) -> str:
+    """One results-stream line: strict JSON (no NaN, no lone surrogates, bounded depth)."""
+    from fives.support.sanitize import json_safe
+    return json.dumps(json_safe(result.to_dict()), ensure_ascii=False, allow_nan=False)
+
+
+def check_outputs(paths: Iterable[str | None]) -> None:
+    """Fail before any long work (one line, exit 2) when an output file cannot be written."""
+    for path in paths:
+        if path:
+            check_writable(path)
+
+
+class ResultStream:
+    """Appends each result as one JSON line the moment it arrives (survives Ctrl-C and crashes)."""
+
+    def __init__(self, path: str | None) -> None:
+        self.path = path
+        self.error: str | None = None
+        try:
+            self.file: TextIO | None = open(path, "w", encoding="utf-8") if path else None
+        except OSError as e:
+            raise UserError(f"--results {quote(str(path), 200)[1:-1]}: cannot write ({e.strerror})") from None
+
+    def __call__(self, result: CaseResult) -> None:
+        if self.file and self.error is None:
+            try:
+                self.file.write(result_line(result) + "\n")
+                self.file.flush()
+            except OSError as e:  # a full disk stops the stream, not the run; reported at close
+                self.error = e.strerror or str(e)
+
+    def close(self) -> None:
+        if self.file:
+            try:
+                self.file.close()
+            except OSError as e:
+                self.error = self.error or e.strerror or str(e)
+            self.file = None
+        if self.error:
+            raise UserError(f"--results {quote(str(self.path), 200)[1:-1]}: cannot write ({self.error})")
+
+
+# -- signals: SIGTERM (how CI cancels a job) is handled like Ctrl-C -------------------------
+
+@dataclass
+class SignalState:
+    terminated: bool = False  # a SIGTERM arrived (exit 143 rather than 130)
+    previous: Any = None  # the SIGTERM handler before ours
+
+    def restore(self) -> None:
+        if self.previous is not None:
+            signal.signal(signal.SIGTERM, self.previous)
+            self.previous = None
+
+
+def sigterm_as_interrupt() -> SignalState:
+    """Until `restore()`, SIGTERM raises `Terminated` (a KeyboardInterrupt) in the main thread,
+    so a cancelled run stops like Ctrl-C: engines killed, reports written for the finished cases."""
+    state = SignalState()
+    if threading.current_thread() is not threading.main_thread():
+        return state
+
+    def on_term(signum: int, frame: object) -> None:
+        state.terminated = True
+        raise Terminated()
+
+    state.previous = signal.signal(signal.SIGTERM, on_term)
+    return state
+
+
+@contextmanager
+def signals_held() -> Iterator[None]:
+    """SIGINT and SIGTERM ignored while the reports are written (a second Ctrl-C or a repeated
+    SIGTERM must not leave half a report), the previous handlers restored afterwards."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = {sig: signal.signal(sig, signal.SIG_IGN) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for sig, handler in old.items():
+            signal.signal(sig, handler)

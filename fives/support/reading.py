@@ -1,0 +1,365 @@
+"""Reading user files (YAML or JSON) with one-line errors that name the file and line.
+
+Every JSON or YAML document the package reads from outside (files, stdin, `--jsonl` lines,
+protocol messages, records, manifests, puzzles, fixtures) goes through this module, which
+bounds what a small hostile input can cost: the document size, the nesting depth (checked
+before parsing, so no RecursionError), the number of nodes YAML aliases expand to, and the
+length of numbers (no 4,300-digit ValueError); NaN and Infinity are refused. Limits are
+documented in README.md ("Limits") and spec/engine.md.
+"""
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+import reprlib
+import sys
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any, Iterator
+
+if TYPE_CHECKING:  # only an annotation here; importing jsonschema costs ~40 ms of start-up
+    import jsonschema
+
+import yaml
+
+from fives.support.errors import UserError
+from fives.support.sanitize import QUOTE_CHARS, clean_name, quote
+
+SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+#: Largest document (file, stdin, or one JSON line) we parse, in bytes.
+MAX_DOCUMENT_BYTES = 32 * 1024 * 1024
+#: Deepest nesting of lists/mappings; every format of the package needs fewer than 10 levels.
+MAX_DEPTH = 64
+#: Most nodes a YAML document may expand to once its aliases are followed (billion laughs).
+MAX_NODES = 2_000_000
+#: Longest run of digits in a number: scores and counts fit in 18 digits (below 10**18).
+MAX_DIGITS = 18
+#: How much of an offending value an error message quotes.
+
+_JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+_EMPTY_PAIR = re.compile(r"\[\]|\{\}")
+_LONG_DIGITS = re.compile(r"[0-9]{%d,}" % (MAX_DIGITS + 1))
+# a cheap look at the text: without a match, no scalar can break the number limits
+_SUSPECT_SCALAR = re.compile(r"\d[\d_]{%d,}|0x[\da-fA-F_]{%d,}|\.(?:nan|NaN|NAN|inf|Inf|INF)"
+                             r"|[\d.][eE][-+]\d{3}" % (MAX_DIGITS, MAX_DIGITS - 2))
+_INT_TAG = "tag:yaml.org,2002:int"
+_FLOAT_TAG = "tag:yaml.org,2002:float"
+
+
+class _LimitError(Exception):
+    """A document over one of the limits (raised from inside json.loads hooks)."""
+
+
+# --------------------------------------------------------------------------- reading bytes
+
+
+def _decode(data: bytes, name: str) -> str:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise UserError(f"{name}: not UTF-8 text ({e.reason} at byte {e.start})") from None
+
+
+def _too_big(name: str) -> UserError:
+    return UserError(f"{name}: input larger than {MAX_DOCUMENT_BYTES // (1024 * 1024)} MiB")
+
+
+def read_stdin() -> str:
+    """All of standard input as text: bounded in size, strict UTF-8."""
+    buffer = getattr(sys.stdin, "buffer", None)
+    if buffer is None:  # a text-only stream (tests): the size bound still holds
+        text = sys.stdin.read(MAX_DOCUMENT_BYTES + 1)
+        if len(text) > MAX_DOCUMENT_BYTES:
+            raise _too_big("<stdin>")
+        return text
+    data = buffer.read(MAX_DOCUMENT_BYTES + 1)
+    if len(data) > MAX_DOCUMENT_BYTES:
+        raise _too_big("<stdin>")
+    return _decode(data, "<stdin>")
+
+
+def read_text(path: str | Path) -> tuple[str, str]:
+    """(text, display name); `-` is standard input. Bounded in size, strict UTF-8."""
+    if str(path) == "-":
+        return read_stdin(), "<stdin>"
+    p = Path(path)
+    name = clean_name(str(p))
+    if "\x00" in str(p):
+        raise UserError(f"{name}: no such file (a file name holds no NUL byte)")
+    try:
+        if p.is_dir():
+            raise UserError(f"{name}: is a directory, not a file")
+        with open(p, "rb") as f:
+            data = f.read(MAX_DOCUMENT_BYTES + 1)
+    except FileNotFoundError:
+        raise UserError(f"{name}: no such file") from None
+    except IsADirectoryError:
+        raise UserError(f"{name}: is a directory, not a file") from None
+    except OSError as e:
+        raise UserError(f"{name}: cannot read ({e.strerror})") from None
+    if len(data) > MAX_DOCUMENT_BYTES:
+        raise _too_big(name)
+    return _decode(data, name), name
+
+
+def read_lines(stream: IO[bytes] | IO[str] | None = None) -> Iterator[tuple[int, str | None, str]]:
+    """(line number, text or None, why not) for each line of `stream` (default: stdin).
+
+    A line over MAX_DOCUMENT_BYTES or not UTF-8 comes as (n, None, reason) so a streaming
+    command reports it in place and goes on; nothing is held beyond one bounded line."""
+    if stream is None:
+        stream = getattr(sys.stdin, "buffer", None) or sys.stdin
+    lineno = 0
+    while True:
+        line = stream.readline(MAX_DOCUMENT_BYTES + 1)
+        if not line:
+            return
+        lineno += 1
+        newline = "\n" if isinstance(line, str) else b"\n"
+        if len(line) > MAX_DOCUMENT_BYTES and not line.endswith(newline):
+            while line and not line.endswith(newline):  # skip the rest of the long line
+                line = stream.readline(1024 * 1024)
+            yield lineno, None, f"line longer than {MAX_DOCUMENT_BYTES // (1024 * 1024)} MiB"
+            continue
+        if isinstance(line, bytes):
+            try:
+                line = line.decode("utf-8")
+            except UnicodeDecodeError as e:
+                yield lineno, None, f"not UTF-8 text ({e.reason} at byte {e.start})"
+                continue
+        yield lineno, line, ""
+
+
+_ASCII_INT = re.compile(r"[+-]?[0-9]{1,%d}" % MAX_DIGITS)
+
+
+def parse_ascii_int(text: str, what: str) -> int:
+    """A whole number written in ASCII digits 0-9 (no Arabic-Indic or other Unicode digits,
+    no underscores, at most MAX_DIGITS digits); UserError naming `what` otherwise."""
+    if not _ASCII_INT.fullmatch(text):
+        raise UserError(f"{what} {quote(text)} is not a whole number in ASCII digits 0-9 "
+                        f"(at most {MAX_DIGITS} digits)")
+    return int(text)
+
+
+# --------------------------------------------------------------------------- JSON
+
+
+def _json_depth_ok(bare: str) -> bool:
+    """True when no list/object nests deeper than MAX_DEPTH (`bare`: the text, strings emptied)."""
+    if bare.count("[") + bare.count("{") <= MAX_DEPTH:
+        return True
+    brackets = remainder = _NOT_BRACKET.sub("", bare)
+    # each pass removes one level of balanced innermost pairs, in C: whatever survives
+    # MAX_DEPTH passes is deeper than that, or malformed
+    for _ in range(MAX_DEPTH):
+        if not remainder:
+            return True
+        remainder, n = _EMPTY_PAIR.subn("", remainder)
+        if n == 0:
+            break
+    if not remainder:
+        return True
+    depth = 0  # deep or malformed: walk the brackets, stopping at the first excess
+    for c in brackets:
+        depth += 1 if c in "[{" else -1
+        if depth > MAX_DEPTH:
+            return False
+    return True
+
+
+def _bad_constant(text: str) -> Any:
+    raise _LimitError(f"{text} is not a number this format accepts")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise _LimitError(f"number {quote(text)} is out of range")
+    return value
+
+
+# one decoder for every document: building one per call costs more than a short line's parse
+_DECODER = json.JSONDecoder(parse_float=_finite_float, parse_constant=_bad_constant)
+
+
+def _check_json_limits(text: str, name: str) -> None:
+    if len(text) > MAX_DOCUMENT_BYTES:
+        raise _too_big(name)
+    if len(text) <= MAX_DIGITS:
+        return
+    bare = _JSON_STRING.sub('""', text)  # brackets and digits inside strings are data
+    if not _json_depth_ok(bare):
+        raise UserError(f"{name}: nested deeper than {MAX_DEPTH} levels")
+    m = _LONG_DIGITS.search(bare)
+    if m:
+        raise UserError(f"{name}: number {quote(m.group())} has more than {MAX_DIGITS} digits")
+
+
+def json_loads_bounded(text: str, name: str) -> Any:
+    """json.loads within the limits (UserError past one); JSONDecodeError passes through, for
+    a caller with its own wording for plain bad JSON (records, YAML fallback)."""
+    _check_json_limits(text, name)
+    try:
+        return _DECODER.decode(text)
+    except _LimitError as e:
+        raise UserError(f"{name}: {e}") from None
+    except RecursionError:  # cannot happen after the depth check; kept as a last guard
+        raise UserError(f"{name}: nested too deeply") from None
+
+
+def parse_json_line(text: str, name: str) -> Any:
+    """One JSON document (a line of a stream, a protocol message, a .json file), hardened.
+
+    UserError (one line, naming `name`) on malformed JSON or any limit: size, depth,
+    numbers longer than MAX_DIGITS digits, NaN/Infinity.
+    """
+    try:
+        return json_loads_bounded(text, name)
+    except json.JSONDecodeError as e:
+        where = f"{name}:{e.lineno}" if "\n" in text.strip() else name
+        raise UserError(f"{where}: malformed JSON: {e.msg}") from None
+
+
+# --------------------------------------------------------------------------- YAML
+
+
+def _check_scalar(node: yaml.ScalarNode, name: str) -> None:
+    if node.tag == _INT_TAG:
+        digits = node.value.replace("_", "").lstrip("+-")
+        if digits[:2] in ("0x", "0b", "0o"):
+            digits = digits[2:]
+        if len(digits) > MAX_DIGITS:
+            raise UserError(f"{name}:{node.start_mark.line + 1}: number {quote(node.value)} "
+                            f"has more than {MAX_DIGITS} digits")
+    elif node.tag == _FLOAT_TAG:
+        value = node.value.replace("_", "").lower()
+        try:
+            finite = math.isfinite(float(value)) and "nan" not in value and "inf" not in value
+        except ValueError:  # YAML's .nan / .inf spellings; sexagesimal forms are finite
+            finite = "nan" not in value and "inf" not in value
+        if not finite or len(value) > 2 * MAX_DIGITS:
+            raise UserError(f"{name}:{node.start_mark.line + 1}: number {quote(node.value)} "
+                            "is not a finite number this format accepts")
+
+
+def _check_yaml_nodes(root: yaml.Node, name: str) -> None:
+    """Depth, alias expansion and number limits over the composed node graph (iterative)."""
+    size: dict[int, int] = {}  # id(node) -> expanded node count, once finished
+    height: dict[int, int] = {}
+    on_path: set[int] = set()
+    stack: list[tuple[yaml.Node, bool]] = [(root, False)]
+    while stack:
+        node, children_done = stack.pop()
+        key = id(node)
+        if isinstance(node, yaml.ScalarNode):
+            if key not in size:
+                _check_scalar(node, name)
+                size[key], height[key] = 1, 0
+            continue
+        if isinstance(node, yaml.MappingNode):
+            children = [n for pair in node.value for n in pair]
+        else:
+            children = list(node.value)
+        if children_done:
+            on_path.discard(key)
+            size[key] = min(MAX_NODES + 1, 1 + sum(size[id(c)] for c in children))
+            height[key] = 1 + max((height[id(c)] for c in children), default=0)
+            if height[key] > MAX_DEPTH:
+                raise UserError(f"{name}: nested deeper than {MAX_DEPTH} levels")
+            if size[key] > MAX_NODES:
+                raise UserError(f"{name}: YAML aliases expand to more than {MAX_NODES:,} nodes")
+            continue
+        if key in size:
+            continue
+        if key in on_path:
+            raise UserError(f"{name}:{node.start_mark.line + 1}: recursive YAML alias")
+        if len(on_path) >= MAX_DEPTH:
+            raise UserError(f"{name}: nested deeper than {MAX_DEPTH} levels")
+        on_path.add(key)
+        stack.append((node, True))
+        stack.extend((c, False) for c in children if id(c) not in size)
+
+
+def _check_tree_depth(root: yaml.Node, name: str) -> None:
+    scalar = yaml.ScalarNode
+    if isinstance(root, scalar):
+        return
+    stack: list[tuple[Any, int]] = [(root.value, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise UserError(f"{name}: nested deeper than {MAX_DEPTH} levels")
+        for item in value:
+            if isinstance(item, tuple):  # a mapping's (key, value)
+                for n in item:
+                    if n.__class__ is not scalar:
+                        stack.append((n.value, depth + 1))
+            elif item.__class__ is not scalar:
+                stack.append((item.value, depth + 1))
+
+
+def _yaml_error(e: yaml.YAMLError, name: str) -> UserError:
+    mark = getattr(e, "problem_mark", None)
+    line = f":{mark.line + 1}" if mark is not None else ""
+    problem = getattr(e, "problem", None) or str(e).splitlines()[0]
+    return UserError(f"{name}{line}: malformed YAML: {clean_name(str(problem))[:200]}")
+
+
+def parse_yaml(text: str, name: str) -> Any:
+    """One YAML document with the safe loader, within the limits."""
+    if len(text) > MAX_DOCUMENT_BYTES:
+        raise _too_big(name)
+    # the C build of the safe loader when libyaml is there: same documents, 3-4x faster
+    loader = SAFE_LOADER(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        if "&" in text or _SUSPECT_SCALAR.search(text):
+            _check_yaml_nodes(node, name)
+        else:  # no anchors, so no aliases, and no long or non-finite number: depth only
+            _check_tree_depth(node, name)
+        return loader.construct_document(node)
+    except yaml.YAMLError as e:
+        raise _yaml_error(e, name) from None
+    except RecursionError:  # the pure-Python composer on very deep input (no libyaml)
+        raise UserError(f"{name}: nested deeper than {MAX_DEPTH} levels") from None
+    except (ValueError, OverflowError) as e:  # a construction the scalar checks missed
+        raise UserError(f"{name}: bad value: {quote(str(e))}") from None
+    finally:
+        loader.dispose()
+
+
+def parse_text(text: str, name: str) -> Any:
+    """Parse JSON (if it looks like JSON) or YAML; UserError with the line on failure."""
+    stripped = text.lstrip()
+    if name.endswith(".json") or (stripped[:1] in "[{" and not name.endswith((".yaml", ".yml"))):
+        try:
+            return json_loads_bounded(text, name)
+        except json.JSONDecodeError as e:
+            if name.endswith(".json"):
+                raise UserError(f"{name}:{e.lineno}: malformed JSON: {e.msg}") from None
+            # YAML flow style also starts with [ or {: let YAML have a go before giving up
+    return parse_yaml(text, name)
+
+
+def load_data(path: str | Path) -> tuple[Any, str]:
+    text, name = read_text(path)
+    return parse_text(text, name), name
+
+
+def load_json_schema(path: Path) -> dict[str, Any]:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def schema_error(name: str, e: jsonschema.ValidationError, prefix: str = "") -> UserError:
+    where = "/".join(str(p) for p in e.absolute_path) or "(top)"
+    message = e.message
+    if len(message) > 200:  # jsonschema quotes the whole offending instance
+        message = message[:200] + "…"
+    return UserError(f"{name}: {prefix}schema violation at {quote(where, 80)[1:-1]}: "
+                     f"{clean_name(message)}")
