@@ -8,6 +8,7 @@ the checkout itself. Everything else is declared in pyproject.toml.
 """
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -34,10 +35,40 @@ class BuildPyWithData(build_py):
             if (dest / tree).exists():
                 shutil.rmtree(dest / tree)
             shutil.copytree(src, dest / tree, ignore=SKIP)
+        prebuild_suite(Path(self.build_lib).resolve())
+
+
+def prebuild_suite(build_lib: Path) -> None:
+    """Parse and validate the bundled suite now, into `fives/_prebuilt/` (issue 21: a fresh
+    machine's first run needs no user cache; fives/conformance/prebuilt.py). It runs the
+    package just assembled in `build_lib`, in a child process with no user cache, and checks
+    the suite read back equals the suite read from the sources. Without the run-time
+    dependencies in the build environment (see [build-system] requires) the wheel is built
+    without it and says so: the suite is then parsed on the first run, as in a checkout."""
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k not in ("FIVES_ROOT", "PYTHONPATH")}
+    env.update(PYTHONPATH=str(build_lib), FIVES_NO_CACHE="1")
+    probe = subprocess.run([sys.executable, "-c", "import yaml, fastjsonschema, jsonschema"], env=env,
+                           capture_output=True)
+    if probe.returncode != 0:
+        print("setup.py: warning: pyyaml, fastjsonschema or jsonschema missing: no prebuilt suite", file=sys.stderr)
+        return
+    out = build_lib / "fives" / "_prebuilt"
+    if out.exists():
+        shutil.rmtree(out)
+    done = subprocess.run([sys.executable, "-m", "fives.conformance.prebuilt", str(out)], env=env,
+                          cwd=build_lib)
+    if done.returncode != 0:
+        raise SystemExit("setup.py: building the prebuilt suite failed (see above)")
 
 
 # The compiled fast path of `fives evaluate --jsonl` (fives/_accel.c, see fives/accel.py).
 # optional=True: without a C compiler the build goes on and fives runs in pure Python.
+# FIVES_PURE_PYTHON=1 (the switch that also turns the fast path off at run time) leaves the
+# extension out, so the wheel is pure Python, tagged py3-none-any, for every platform.
 ACCEL = Extension("fives._accel", ["fives/_accel.c"], optional=True)
+PURE = bool(os.environ.get("FIVES_PURE_PYTHON"))  # as fives/accel.py reads it
 
-setup(cmdclass={"build_py": BuildPyWithData}, ext_modules=[ACCEL])
+setup(cmdclass={"build_py": BuildPyWithData}, ext_modules=[] if PURE else [ACCEL])

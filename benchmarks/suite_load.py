@@ -6,12 +6,14 @@
   `iter_errors` over every file and every case, nothing remembered;
 - `cold`: today's loader with an empty cache (YAML, compiled fastjsonschema validators, then
   the cache written);
-- `warm`: today's loader from a warm cache (no YAML, no validation);
+- `warm`: today's loader from a warm cache (no YAML, no validation; each entry's HMAC checked);
+- `prebuilt`: the suite as a wheel ships it (fives/_prebuilt/, built here first), no user cache;
 - then the wall time of `fives conformance run` (all cases, in-process reference engine) and
   of `fives conformance run --id ONE-ID`, each a fresh process with a warm cache.
 
 Each figure is the best of `--repeat` runs; ratios are against `old` measured in the same run.
 The cache used is a temporary folder (`FIVES_CACHE_DIR`), so the user's cache is untouched.
+The first-run figure from a built wheel, cold against warm, is `benchmarks/first_run.py`.
 """
 from __future__ import annotations
 
@@ -27,6 +29,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from fives.support import paths
+from fives.conformance import prebuilt
 from fives.conformance.fixture_cache import FixtureCache
 from fives.conformance.fixtures import PERFT_FORMAT, Case, display_name, fixture_files, load_cases, perft_cases
 from fives.support.reading import parse_text, read_text
@@ -106,15 +109,21 @@ def main() -> None:
         t_cold, c_cold, cold = best(lambda: load_cases(cache=FixtureCache(folder)), args.repeat,
                                     before=lambda: shutil.rmtree(folder, ignore_errors=True))
         t_warm, c_warm, warm = best(lambda: load_cases(cache=FixtureCache(folder)), args.repeat)
-        assert [c.to_dict() for c in old] == [c.to_dict() for c in cold] == [c.to_dict() for c in warm]
+        prebuilt.build(tmp / "prebuilt")  # what the wheel ships: fives/_prebuilt/
+        t_pre, c_pre, pre = best(lambda: load_cases(cache=FixtureCache(None, prebuilt=tmp / "prebuilt")), args.repeat)
+        assert [c.to_dict() for c in pre] == [c.to_dict() for c in warm] == [c.to_dict() for c in cold]
+        # (the old loader knew no rule profiles: compare what it did know)
+        assert ([{k: v for k, v in c.to_dict().items() if k != "rules"} for c in old]
+                == [{k: v for k, v in c.to_dict().items() if k != "rules"} for c in cold])
         n = len(warm)
         print(f"suite: {n} cases in {len(fixture_files())} files (best of {args.repeat})")
         print(f"{'load, in process':<40}{'wall s':>8}{'cpu s':>8}{'cases/s':>9}{'vs old':>8}")
         for label, t, cpu in (("old (jsonschema, no cache)", t_old, c_old),
-                              ("cold cache (fastjsonschema)", t_cold, c_cold), ("warm cache", t_warm, c_warm)):
+                              ("cold cache (fastjsonschema)", t_cold, c_cold), ("warm cache", t_warm, c_warm),
+                              ("prebuilt suite, no user cache", t_pre, c_pre)):
             print(f"{label:<40}{t:8.3f}{cpu:8.3f}{n / t:9.0f}{c_old / cpu:7.1f}x")
         if not args.no_cli:
-            env = {**os.environ, "FIVES_CACHE_DIR": str(tmp)}
+            env = {**os.environ, "FIVES_CACHE_DIR": str(tmp), "XDG_CONFIG_HOME": str(tmp / "config")}
             fives = [sys.executable, "-m", "fives.cli"]
             one = next(c.id for c in warm if c.kind == "evaluate")
             run_one = fives + ["conformance", "run", "--id", one]

@@ -38,11 +38,15 @@ _SUBMODULES = frozenset({"conformance", "draw", "evaluation", "layout", "match",
 __all__ = sorted([*_EXPORTS, "__version__"])
 
 if TYPE_CHECKING:  # for type checkers and IDEs; at run time names load lazily
-    from fives.evaluation import evaluate
-    from fives.layout import Contribution, IllegalCode, IllegalPlacement, Layout, Placement, Position
-    from fives.rules import GameRules, game_ids, load_rules
-    from fives.support.errors import UserError
-    from fives.tiles import ALL_TILES, Side, Tile, parse_tile, tile
+    # `X as X`: an explicit re-export, so `fives.Layout` type-checks under mypy --strict
+    from fives.evaluation import evaluate as evaluate
+    from fives.layout import Contribution as Contribution, IllegalCode as IllegalCode
+    from fives.layout import IllegalPlacement as IllegalPlacement, Layout as Layout
+    from fives.layout import Placement as Placement, Position as Position
+    from fives.rules import GameRules as GameRules, game_ids as game_ids, load_rules as load_rules
+    from fives.support.errors import UserError as UserError
+    from fives.tiles import ALL_TILES as ALL_TILES, Side as Side, Tile as Tile
+    from fives.tiles import parse_tile as parse_tile, tile as tile
 
 
 def __getattr__(name: str) -> object:

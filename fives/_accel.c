@@ -200,7 +200,9 @@ static PyObject *evaluate_line(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "UOO!", &line, &default_game, &PyDict_Type, &games)) return NULL;
     Py_ssize_t len;
     const char *text = PyUnicode_AsUTF8AndSize(line, &len);
-    if (!text) { PyErr_Clear(); Py_RETURN_NONE; }  /* e.g. lone surrogates: the Python path reports them */
+    /* a str UTF-8 cannot hold (a raw lone surrogate): the Python path refuses it. A \ud800
+     * escape never gets here either: every escape is declined by str() below. */
+    if (!text) { PyErr_Clear(); Py_RETURN_NONE; }
     Reader r = {text, text + len};
     const char *game = NULL, *plist = NULL;
     Py_ssize_t game_n = 0;

@@ -8,6 +8,12 @@ the pure-Python path (a legal layout, canonical spellings, no escapes, no extra 
 returns None for every other line, which then takes the pure-Python path (the reference,
 owner of every error message).
 
+Both paths share every limit of fives.support.reading (size, depth, digits, line length,
+escapes): the C function answers only lines within them, and declines (None) every line the
+Python reader refuses or spells otherwise, so the two give the same bytes, exit code and
+stderr for every input (tests/test_accel.py checks each limit's edge and a 20,000-line
+mutated corpus).
+
 The extension is built at install time when a C compiler is present (setup.py marks it
 optional); without it, or with the environment variable FIVES_PURE_PYTHON=1, everything runs
 in pure Python with the same output. tests/test_accel.py runs both paths against each other.
@@ -18,6 +24,7 @@ import os
 from typing import Callable, Iterable
 
 from fives.support.errors import UserError
+from fives.support.reading import MAX_DOCUMENT_BYTES
 from fives.layout import Layout
 from fives.layout_tables import tables_for
 from fives.rules import load_rules
@@ -53,6 +60,8 @@ def line_evaluator(game_ids: Iterable[str]) -> LineEvaluator | None:
             rules = load_rules(key)
         except UserError:
             continue
+        if rules.spinner_policy not in ("first-double", "every-double"):
+            continue  # the C tables know only these two: other rules stay in Python
         t = tables_for(rules, Layout)
         try:
             registry[key] = accel.tables(rules.id, t.count, t.opens, t.parts, t.score,
@@ -62,6 +71,11 @@ def line_evaluator(game_ids: Iterable[str]) -> LineEvaluator | None:
     evaluate_line = accel.evaluate_line
 
     def fn(line: str, default_game: str | None) -> str | None:
+        # one limit for both paths: a line the Python reader refuses is never answered here
+        # (fives.support.reading.read_lines already holds lines to it; this keeps it so for
+        # any other caller)
+        if len(line) > MAX_DOCUMENT_BYTES:
+            return None
         return evaluate_line(line, default_game, registry)
 
     return fn

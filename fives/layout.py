@@ -68,11 +68,12 @@ class Layout:
         cls = type(self)
         t: Tables = tables_for(rules, Layout)
         self._t = t
-        self._ct = t.count if _uses_own_counting(cls) else None  # None: ask the hooks
+        self._ct = t.count if _uses_own_counting(cls) else None  # type: ignore[arg-type]  # None: ask the hooks (a class hashes by identity)
         self._ot = t.opens
         self._sc = t.score
         self._every = rules.spinner_policy == "every-double"
-        self._own_spin = cls._hook_is_spinner is Layout._hook_is_spinner
+        # the fast paths know the two spinner policies with spinners; `none` asks the hook
+        self._own_spin = cls._hook_is_spinner is Layout._hook_is_spinner and rules.spinner_policy != "none"
         self._mask = 0  # bit i: tile i is placed
         self._order: list[int] = []  # tile indices in play order
         self._spinners: list[int] = []
@@ -87,7 +88,7 @@ class Layout:
 
     # -- hooks: the rules' choices, overridable by variants and mutants ------------------
     def _hook_is_spinner(self, tile: Tile) -> bool:
-        if not tile.is_double:
+        if not tile.is_double or self.rules.spinner_policy == "none":  # none: every double in line
             return False
         if self.rules.spinner_policy == "every-double":
             return True
@@ -253,7 +254,7 @@ class Layout:
         free = hand & ~self._mask
         if not self._order:
             return [t << 8 for t in range(28) if free >> t & 1]
-        out = []
+        out: list[int] = []
         opn = self._opn
         for to in self._order:
             m = opn[to]
@@ -312,7 +313,7 @@ class Layout:
         return len(self._order)
 
     def __contains__(self, tile: object) -> bool:
-        return type(tile) is Tile and bool(self._mask >> tile_index(tile) & 1)  # type: ignore[arg-type]
+        return type(tile) is Tile and bool(self._mask >> tile_index(tile) & 1)  # type: ignore[arg-type,unused-ignore]
 
     def __repr__(self) -> str:
         moves = ", ".join(str(PLACEMENT_OF[c]) for c in self._codes())
@@ -404,7 +405,7 @@ class Layout:
         """Every legal placement of a tile of `hand` (tiles or their text), in canonical order."""
         mask = 0
         for t in hand:
-            mask |= 1 << tile_index(t if type(t) is Tile else as_placement(t).tile)  # type: ignore[arg-type]
+            mask |= 1 << tile_index(t if type(t) is Tile else as_placement(t).tile)  # type: ignore[arg-type,unused-ignore]
         return [PLACEMENT_OF[c] for c in self.moves(mask)]  # type: ignore[misc]
 
     def open_values(self) -> set[int]:
@@ -464,7 +465,7 @@ class Layout:
         it scores. IllegalPlacement says why an illegal one is refused."""
         if type(p) is not Placement:
             p = as_placement(p)
-        code = p.code  # type: ignore[union-attr]
+        code = p.code  # type: ignore[union-attr,unused-ignore]
         if code >= 0:
             t = code >> 8
             q = (code & 255) - 1

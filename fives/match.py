@@ -1,4 +1,4 @@
-# lines: ~410 because Match is one state machine (deal, turn, draw, pass, settle, match end) with its value types.
+# lines: ~480 because Match is one state machine (deal, turn, draw, pass, settle, match end) with its value types.
 """The match state machine: deal, lot, turns, draws, passes, continuation, hand and match end.
 
 A `Match` holds the whole state (scores, every seat's hand, the boneyard in draw order, the
@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Callable, Iterable
+from typing import Any, Callable, Iterable
 
 from fives.layout import IllegalPlacement, Layout, Placement
 from fives.rules import GameRules
@@ -43,9 +43,37 @@ class PlayCode(str, Enum):
     NO_HAND = "no-hand"  # nothing has been dealt yet
     HAND_IN_PROGRESS = "hand-in-progress"  # a new deal before the hand ended
     TILE_NOT_IN_HAND = "tile-not-in-hand"
+    MUST_OPEN_WITH = "must-open-with"  # a variant's opening rule: the leader holds a tile it requires
 
     def __str__(self) -> str:
         return self.value
+
+
+def first_leader(rules: GameRules, hands: list[list[Tile]] | None) -> int | str | None:
+    """The first hand's leader (`lead.first_hand`): None for a lot, a seat, or, before the deal
+    (`hands` None), "highest-double" for whoever will hold the highest double."""
+    how = rules.lead["first_hand"]
+    if how == "seat-0":
+        return 0
+    if how == "highest-double":
+        if hands is None:
+            return how
+        held = [(t.low, s) for s, h in enumerate(hands) for t in h if t.is_double]
+        return max(held)[1] if held else None
+    return None
+
+
+def leader_after(rules: GameRules, end: HandEnd, leader: int | None, players: int) -> int | None:
+    """Who leads after a hand that `leader` led and that ended `end`; None for a new lot
+    (`lead.after_gone_out`, `lead.after_blocked`). ValueError if the rule needs the leader."""
+    how = rules.lead["after_gone_out" if end.reason == GONE_OUT else "after_blocked"]
+    if how == "last-tile-player":
+        return end.seat
+    if how == "lot":
+        return None
+    if leader is None:
+        raise ValueError(f"the previous hand's leader is needed: the next leader is {how}")
+    return (leader + 1) % players if how == "next-seat" else leader
 
 
 class IllegalAction(ValueError):
@@ -138,6 +166,8 @@ class Match:
         self.hand_end: HandEnd | None = None
         self.match_end: MatchEnd | None = None
         self.next_leader: int | None = None  # None: the next leader is chosen by lot
+        self.leader = 0  # who led this hand
+        self.passes = 0  # passes in a row (a variant blocks the hand after a full round)
 
     # -- hooks: the rules' choices, overridable by variants and mutants ------------------
     def _hook_continuations_earned(self, tile: Tile, from_drawn: bool, raw: int) -> int:
@@ -152,9 +182,42 @@ class Match:
                     (raw > 0 and c.get("from_hand_scoring", False))
         return c.get("max_per_placement", 1) if qualifies else 0
 
+    def _hook_last_tile_continues(self, earned: int) -> bool:
+        """HR-END: a last tile from hand ends the hand even if it earns a continuation; as a
+        variant (`continuation.last_tile: draws-and-continues`) the player draws and goes on."""
+        return bool(earned) and self.rules.continuation.get("last_tile", "goes-out") == "draws-and-continues" \
+            and self._hook_drawable(len(self.boneyard)) > 0
+
     def _hook_placement_ends_match(self, side: int) -> bool:
-        """SN-MATCH-1, HR-MATCH-1: reaching the target by a placement ends the match at once."""
+        """SN-MATCH-1, HR-MATCH-1: reaching the target by a placement ends the match at once;
+        as a variant (`match_end.on_placement: hand-end`) the target is checked at hand end only."""
         return self.rules.match_end["on_placement"] == "immediate" and self.scores[side] >= self.config.target
+
+    def _hook_drawable(self, boneyard: int) -> int:
+        """SN-DRAW-*, HR-DRAW-*: every boneyard tile may be drawn; a variant keeps a reserve."""
+        return max(0, boneyard - self.rules.boneyard_reserve[self.config.players])
+
+    def _hook_opening_tiles(self, hand: Iterable[Tile]) -> set[Tile] | None:
+        """SN-LEAD-2, HR-LEAD-2: any tile opens (None); a variant requires a double or a
+        scoring tile when the leader holds one."""
+        need = self.rules.opening_requires
+        if need == "any":
+            return None
+        ok = {t for t in hand if (t.is_double if need == "double" else self.rules.score(t.pips) > 0)}
+        return ok or None
+
+    def _hook_blocked(self) -> bool:
+        """SN-END-2, HR-END-1: nothing is drawable and nobody can place; as a variant
+        (`hand_end.blocked: round-of-passes`) once every seat has passed in a row."""
+        if self.rules.blocked_after == "round-of-passes":
+            return self.passes >= self.config.players
+        return not any(self._can_place_any(h) for h in self.hands)
+
+    def _hook_first_leader(self) -> int | None:
+        """SN-LEAD-1, HR-LEAD-1: the first leader is chosen by lot (None); variants: seat 0, or
+        whoever holds the highest double (a lot when nobody does)."""
+        got = first_leader(self.rules, self.hands)
+        return got if isinstance(got, int) else None
 
     def _hook_settle_after_match_end(self) -> bool:
         """SN-MATCH-1, HR-SETTLE-1: a hand whose last placement ended the match is not settled."""
@@ -162,17 +225,19 @@ class Match:
 
     def _hook_continuation_may_draw(self) -> bool:
         """HR-CONT-6 RULING: a continuation is a full new turn, so it may draw."""
-        return self.rules.continuation.get("no_legal_placement", "draw-or-pass") == "draw-or-pass"
+        return bool(self.rules.continuation.get("no_legal_placement", "draw-or-pass") == "draw-or-pass")
 
     def _hook_next_leader(self, end: HandEnd) -> int | None:
-        """SN-LEAD-3, HR-LEAD-3: whoever played the last tile leads; after a block, a new lot."""
-        return end.seat if end.reason == GONE_OUT else None
+        """SN-LEAD-3, HR-LEAD-3: whoever played the last tile leads; after a block, a new lot.
+        Variants: the seat after this hand's leader, this hand's leader again, or a lot."""
+        return leader_after(self.rules, end, self.leader, self.config.players)
 
     # -- state from outside (the `turn` kind) ---------------------------------------------
     @classmethod
     def from_state(cls, rules: GameRules, config: MatchConfig, *, scores: list[int], layout: Iterable[Placement],
                    hands: list[list[Tile]], boneyard: list[Tile], seat: int, continuing: bool = False,
-                   drawn: Tile | None = None, **factories: Callable) -> "Match":
+                   drawn: Tile | None = None, leader: int | None = None, passes: int = 0,
+                   **factories: Callable[..., Any]) -> "Match":
         """A match in the middle of a hand, as a fixture states it. ValueError if inconsistent."""
         m = cls(rules, config, None, **factories)
         if len(scores) != len(config.sides) or len(hands) != config.players:
@@ -198,6 +263,9 @@ class Match:
         m.hands = [sorted(h) for h in hands]
         m.boneyard = list(boneyard)
         m.to_act, m.continuing, m.drawn = seat, continuing, drawn
+        if leader is not None and not 0 <= leader < config.players:
+            raise ValueError(f"leader {leader} does not exist: seats are 0..{config.players - 1}")
+        m.leader, m.passes = (seat if leader is None else leader), passes
         m.in_hand, m.hand_no = True, 1
         if not len(m.layout) and (continuing or drawn is not None):
             raise ValueError("a continuation or a drawn tile needs a layout")
@@ -216,12 +284,12 @@ class Match:
         self.hands = [sorted(tiles[i * h:(i + 1) * h]) for i in range(n)]
         self.boneyard = tiles[n * h:]
         lot = None
-        if self.next_leader is None:
+        leader = self.next_leader if self.hand_no else self._hook_first_leader()
+        if leader is None:
             leader, lot = self._draw_lot()
-        else:
-            leader = self.next_leader
         self.layout = self.layout_factory(self.rules)
         self.to_act, self.drawn, self.continuing, self.banked = leader, None, False, 0
+        self.leader, self.passes = leader, 0
         self.in_hand, self.hand_end = True, None
         self.hand_no += 1
         return HandStart(self.hand_no, [list(x) for x in self.hands], list(self.boneyard), leader, lot,
@@ -251,9 +319,13 @@ class Match:
             placements = layout.legal_placements(hand)
         else:
             placements = []
+        if values is None:
+            allowed = self._hook_opening_tiles(hand)
+            if allowed is not None:
+                placements = [p for p in placements if p.tile in allowed]
         if placements:
             return Options(placements, False, False)
-        may_draw = boneyard > 0 and (not continuing or self._hook_continuation_may_draw())
+        may_draw = self._hook_drawable(boneyard) > 0 and (not continuing or self._hook_continuation_may_draw())
         return Options([], may_draw, not may_draw)
 
     def legal_options(self) -> Options:
@@ -294,12 +366,16 @@ class Match:
             raise IllegalAction(PlayCode.MUST_PLACE_DRAWN_TILE, f"the drawn tile {self.drawn} must be placed, not {t}")
         if t not in hand:
             raise IllegalAction(PlayCode.TILE_NOT_IN_HAND, f"seat {seat} does not hold {t}")
+        allowed = None if len(self.layout) else self._hook_opening_tiles(hand)
+        if allowed is not None and t not in allowed:
+            need = " or ".join(str(x) for x in sorted(allowed))
+            raise IllegalAction(PlayCode.MUST_OPEN_WITH, f"the opening must be one of {need}, not {t}")
         try:
             raw = self.layout.push(p)
         except IllegalPlacement as e:
             raise IllegalAction(e.code.value, e.message) from None
         hand.remove(t)
-        from_drawn, self.drawn = self.drawn is not None, None
+        from_drawn, self.drawn, self.passes = self.drawn is not None, None, 0
         side = self.config.side_of[seat]
         display = self.rules.display(raw)
         self.scores[side] += display
@@ -311,10 +387,11 @@ class Match:
             if self.match_end is None:
                 self._end_match([side], "placement", out)  # only the placing side gained
             return self._finish(out)
-        if not hand:
+        earned = self._hook_continuations_earned(t, from_drawn, raw)
+        if not hand and not self._hook_last_tile_continues(earned):
             self._end_hand(HandEnd(GONE_OUT, seat), out)
             return self._finish(out)
-        self.banked += self._hook_continuations_earned(t, from_drawn, raw)
+        self.banked += earned
         if self.banked > 0:
             self.banked -= 1
             self.continuing = out.continues = True
@@ -331,11 +408,13 @@ class Match:
         hand = self.hands[seat]
         if self._can_place_any(hand):
             raise IllegalAction(PlayCode.MUST_PLACE, f"seat {seat} can place a tile, so may not draw")
-        if not self.boneyard:
-            raise IllegalAction(PlayCode.CANNOT_DRAW, "the boneyard is empty: pass")
+        if not self._hook_drawable(len(self.boneyard)):
+            raise IllegalAction(PlayCode.CANNOT_DRAW, "the boneyard is empty: pass" if not self.boneyard else
+                                f"the last {len(self.boneyard)} boneyard tiles are not drawn: pass")
         if self.continuing and not self._hook_continuation_may_draw():
             raise IllegalAction(PlayCode.CANNOT_DRAW, "a continuation without a legal placement passes")
         t = self.boneyard.pop(0)
+        self.passes = 0
         hand.append(t)
         hand.sort()
         playable = self.layout.can_place(t)
@@ -351,8 +430,9 @@ class Match:
             raise IllegalAction(PlayCode.MUST_PLACE_DRAWN_TILE, f"the drawn tile {self.drawn} must be placed now")
         if self._can_place_any(self.hands[seat]):
             raise IllegalAction(PlayCode.MUST_PLACE, f"seat {seat} can place a tile, so may not pass")
-        if self.boneyard and (not self.continuing or self._hook_continuation_may_draw()):
+        if self._hook_drawable(len(self.boneyard)) and (not self.continuing or self._hook_continuation_may_draw()):
             raise IllegalAction(PlayCode.CANNOT_PASS, f"the boneyard holds {len(self.boneyard)} tiles: draw")
+        self.passes += 1
         self._next_turn()
         out = Outcome(seat, PASS, score=self.scores[self.config.side_of[seat]], turn_end=True, next_seat=self.to_act)
         self._check_blocked(out)
@@ -365,11 +445,10 @@ class Match:
 
     def _check_blocked(self, out: Outcome) -> None:
         """SN-END-2, HR-END-1: the boneyard is empty and nobody can place."""
-        if self.boneyard or self.drawn is not None or not len(self.layout):
+        if self._hook_drawable(len(self.boneyard)) or self.drawn is not None or not len(self.layout):
             return
-        if any(self._can_place_any(h) for h in self.hands):
-            return
-        self._end_hand(HandEnd(BLOCKED), out)
+        if self._hook_blocked():
+            self._end_hand(HandEnd(BLOCKED), out)
 
     def _end_hand(self, end: HandEnd, out: Outcome) -> None:
         self.in_hand, self.hand_end = False, end

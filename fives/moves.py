@@ -58,7 +58,7 @@ def tile_index(t: Tile) -> int:
 
 def _as_tile(value: object, what: str) -> Tile:
     if type(value) is Tile:
-        return value  # type: ignore[return-value]
+        return value  # type: ignore[return-value,unused-ignore]  # mypy < 1.17 does not narrow type() is
     try:
         return parse_tile(value)
     except ValueError as e:
@@ -168,7 +168,7 @@ PlacementLike = Union[Placement, str, Mapping[str, Any]]
 def as_placement(p: object) -> Placement:
     """A Placement from a Placement, its text (`"[1|1]>[1|4]:low"`) or its record (a mapping)."""
     if type(p) is Placement:
-        return p  # type: ignore[return-value]
+        return p  # type: ignore[return-value,unused-ignore]
     if isinstance(p, str):
         return Placement.parse(p)
     if isinstance(p, Mapping):

@@ -17,7 +17,7 @@ order, so the output never depends on `jobs` or `dask`.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from fives.evaluation import build_layout
 from fives.layout import Layout, Placement
@@ -75,7 +75,7 @@ def _rules(rules_or_game: GameRules | str) -> GameRules:
     return load_rules(rules_or_game) if isinstance(rules_or_game, str) else rules_or_game
 
 
-def start_layout(rules: GameRules, from_placements: Iterable[Placement | dict] | None,
+def start_layout(rules: GameRules, from_placements: Iterable[Placement | dict[str, Any]] | None,
                  layout_class: LayoutClass = Layout) -> Layout:
     """The layout of `from_placements` (Placements or `fives evaluate` records), checked:
     IllegalPlacement names the index of the first illegal one."""
@@ -105,7 +105,7 @@ def count_unit(unit: Unit) -> tuple[int, int]:
 
 # -- public API -----------------------------------------------------------------------------
 def iter_divide(rules_or_game: GameRules | str, depth: int,
-                from_placements: Iterable[Placement | dict] | None = None, jobs: int = 1,
+                from_placements: Iterable[Placement | dict[str, Any]] | None = None, jobs: int = 1,
                 progress: Progress | None = None, *, dask: str | None = None,
                 layout_class: LayoutClass = Layout) -> Iterator[tuple[Placement, PerftResult]]:
     """Yield (first placement, perft of its subtree) in canonical order, as each completes.
@@ -155,14 +155,14 @@ def iter_divide(rules_or_game: GameRules | str, depth: int,
 
 
 def divide(rules_or_game: GameRules | str, depth: int,
-           from_placements: Iterable[Placement | dict] | None = None, jobs: int = 1, *,
+           from_placements: Iterable[Placement | dict[str, Any]] | None = None, jobs: int = 1, *,
            dask: str | None = None, layout_class: LayoutClass = Layout) -> list[tuple[Placement, PerftResult]]:
     """Perft split by first placement, in canonical order (see `iter_divide`)."""
     return list(iter_divide(rules_or_game, depth, from_placements, jobs, dask=dask, layout_class=layout_class))
 
 
 def perft(rules_or_game: GameRules | str, depth: int,
-          from_placements: Iterable[Placement | dict] | None = None, jobs: int = 1,
+          from_placements: Iterable[Placement | dict[str, Any]] | None = None, jobs: int = 1,
           progress: Progress | None = None, *, dask: str | None = None,
           layout_class: LayoutClass = Layout) -> PerftResult:
     """Count the placement sequences of length `depth` and the raw points of their last placements.
@@ -185,7 +185,7 @@ def perft(rules_or_game: GameRules | str, depth: int,
 
 
 def estimate_nodes(rules_or_game: GameRules | str, depth: int,
-                   from_placements: Iterable[Placement | dict] | None = None) -> int:
+                   from_placements: Iterable[Placement | dict[str, Any]] | None = None) -> int:
     """A cheap estimate of `perft(...).nodes`, exact up to depth 2: the first two plies are
     counted and their branching factor extrapolated (for budgets, never for answers)."""
     rules = _rules(rules_or_game)

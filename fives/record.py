@@ -41,6 +41,10 @@ def header(rules: GameRules, config: MatchConfig, seed: int, strategies: list[st
                          "partnerships": config.partnerships, "seed": seed, "target": config.target}
     if strategies is not None:
         h["strategies"] = list(strategies)
+    p = rules.profile
+    if p is not None and p.overrides:  # only a match under --rules P says so: the seeds' records are unchanged
+        h["rules"] = {"name": p.name, "extends": p.extends, "digest": p.digest,
+                      "overrides": {k: p.overrides[k] for k in sorted(p.overrides)}}
     return h
 
 
@@ -95,8 +99,9 @@ def outcome_events(out: Outcome, match: Match) -> list[dict[str, Any]]:
 def match_from_hooks(hooks: dict[str, Any], rules: GameRules, config: MatchConfig, seed: int | None) -> Match:
     """A Match built from the classes in `hooks` ("match", "layout", "settlement"), if any."""
     factory = hooks.get("match", Match)
-    return factory(rules, config, seed, layout_factory=hooks.get("layout", Layout),
-                   settlement_factory=hooks.get("settlement", Settlement))
+    match: Match = factory(rules, config, seed, layout_factory=hooks.get("layout", Layout),
+                           settlement_factory=hooks.get("settlement", Settlement))
+    return match
 
 
 # -- reading ---------------------------------------------------------------------------------
@@ -136,9 +141,9 @@ def _validators() -> dict[str, tuple[Any, Any]]:
     schema = json.loads((paths.SPEC_SCHEMAS / "record.schema.json").read_text(encoding="utf-8"))
     cls = jsonschema.validators.validator_for(schema)
     try:
-        import fastjsonschema  # type: ignore[import-not-found]
+        import fastjsonschema  # type: ignore[import-not-found,unused-ignore]
     except ImportError:
-        fastjsonschema = None
+        fastjsonschema = None  # type: ignore[assignment,unused-ignore]
     out = {}
     for name in ("header",) + EVENT_TYPES:
         sub = _inline(schema["$defs"][name], schema["$defs"])
@@ -191,7 +196,8 @@ def parse_line(text: str, lineno: int, first: bool) -> dict[str, Any]:
         err = min(pair[0].iter_errors(obj), key=lambda e: (len(e.absolute_path), list(map(str, e.absolute_path))))
         where = "/".join(str(p) for p in err.absolute_path) or "(line)"
         raise RecordError(lineno, "schema-violation", f"{_short(where)}: {_short(err.message, 200)}")
-    return obj
+    line: dict[str, Any] = obj  # a schema-valid line is an object
+    return line
 
 
 def _action(ev: dict[str, Any]) -> Action:
@@ -235,8 +241,9 @@ class ReplaySummary:
     scores: list[int]
 
 
-def replay(lines: Iterable[str], hooks: dict[str, Any] | None = None) -> ReplaySummary:
-    """Re-derive the record's match and check every line; RecordError on the first bad one."""
+def replay(lines: Iterable[str], hooks: dict[str, Any] | None = None, profile: Any = None) -> ReplaySummary:
+    """Re-derive the record's match and check every line; RecordError on the first bad one.
+    `profile` (--rules P): the rules the record must have been played under (its header says)."""
     hooks = hooks or {}
     match: Match | None = None
     pending: deque[tuple[int, dict[str, Any]]] = deque()  # (line of the causing action, event)
@@ -246,7 +253,7 @@ def replay(lines: Iterable[str], hooks: dict[str, Any] | None = None) -> ReplayS
             raise RecordError(lineno, "malformed-line", "empty line")
         ev = parse_line(text, lineno, match is None)
         if match is None:
-            match = _start(ev, lineno, hooks)
+            match = _start(ev, lineno, hooks, profile)
             continue
         kind = ev["event"]
         if pending:
@@ -299,11 +306,21 @@ def _missing(lineno: int, cause: int, kind: str, want: dict[str, Any]) -> Record
                        f"expected the {expected} line that line {cause} requires, found {kind}")
 
 
-def _start(h: dict[str, Any], lineno: int, hooks: dict[str, Any]) -> Match:
+def _start(h: dict[str, Any], lineno: int, hooks: dict[str, Any], profile: Any = None) -> Match:
     try:
         rules = load_rules(h["game"])
     except UserError as e:
         raise RecordError(lineno, "unknown-game", str(e)) from None
+    if profile is not None and profile.extends == rules.id and profile.overrides:
+        from fives.profiles import rules_under
+        rules = rules_under(profile, rules.id)
+    else:
+        profile = None  # another game's profile, or one that changes nothing: the seeds' rules
+    recorded = h.get("rules")
+    if (recorded or {}).get("digest") != (profile.digest if profile else None):
+        made = f"rules profile {recorded['name']} (digest {recorded['digest']})" if recorded else "the seeds' rules"
+        asked = f"{profile.name} (digest {profile.digest})" if profile else "the seeds' rules (add --rules)"
+        raise RecordError(lineno, "rules-mismatch", f"the record was played under {made}, not under {asked}")
     try:
         config = configure(rules, h["players"], h["partnerships"])
     except ConfigError as e:
@@ -314,12 +331,12 @@ def _start(h: dict[str, Any], lineno: int, hooks: dict[str, Any]) -> Match:
     return match_from_hooks(hooks, rules, config, h["seed"])
 
 
-def replay_file(path: str) -> ReplaySummary:
+def replay_file(path: str, profile: Any = None) -> ReplaySummary:
     """Replay a record file; UserError `PATH:LINE: code: message` (exit 2) on the first bad line."""
     from fives.support.reading import read_text
 
     text, name = read_text(path)
     try:
-        return replay(text.splitlines())
+        return replay(text.splitlines(), profile=profile)
     except RecordError as e:
         raise UserError(f"{name}:{e.line}: {e.code}: {e.message}") from None

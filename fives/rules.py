@@ -33,7 +33,13 @@ class GameRules:
     continuation: dict[str, Any]
     settlement: dict[str, Any]
     match_end: dict[str, Any]
+    lead: dict[str, str]  # first_hand, after_gone_out, after_blocked (SN-LEAD-*, HR-LEAD-*)
+    opening_requires: str  # "any" | "double" | "scoring": what the leader must open with, if held
+    boneyard_reserve: dict[int, int]  # by players: boneyard tiles that are never drawn
+    blocked_after: str  # "no-placement" (at once) | "round-of-passes"
     raw: dict[str, Any] = field(repr=False, compare=False)
+    #: the fives.profiles.Profile these rules were built under; None for the plain game
+    profile: Any = field(default=None, repr=False, compare=False)
 
     @property
     def has_continuation(self) -> bool:
@@ -54,7 +60,8 @@ class GameRules:
 
 
 def _schema() -> dict[str, Any]:
-    return json.loads((paths.SPEC_SCHEMAS / "game.schema.json").read_text(encoding="utf-8"))
+    schema: dict[str, Any] = json.loads((paths.SPEC_SCHEMAS / "game.schema.json").read_text(encoding="utf-8"))
+    return schema
 
 
 def game_ids() -> list[str]:
@@ -79,8 +86,17 @@ def load_rules(game: object) -> GameRules:
     if game not in files:
         from fives.support.sanitize import quote
 
-        raise UserError(f"unknown game {quote(game)}: one of {', '.join(sorted(files))}")
+        from fives.support.suggest import did_you_mean
+
+        raise UserError(f"unknown game {quote(game)}{did_you_mean(game, files)}: one of {', '.join(sorted(files))}")
     return _load_rules(files[game])
+
+
+def game_data(game: str) -> dict[str, Any]:
+    """The parsed spec file of a known game id (a fresh copy: callers may change it)."""
+    import copy
+
+    return copy.deepcopy(load_rules(game).raw)
 
 
 @lru_cache(maxsize=None)
@@ -100,9 +116,31 @@ def _load_rules(path: Path) -> GameRules:
             where = "/".join(str(p) for p in e.absolute_path) or "(top)"
             raise UserError(f"{path}: {where}: {e.message}") from None
         schema_memo.remember_valid(schema_bytes, text.encode("utf-8"))
+    return build_rules(data, str(path))
+
+
+def validate_game_data(data: dict[str, Any], name: str) -> None:
+    """UserError (one line naming `name`) unless `data` is a valid game parameter document."""
+    import jsonschema
+
+    try:
+        jsonschema.validate(data, _schema())
+    except jsonschema.ValidationError as e:
+        where = "/".join(str(p) for p in e.absolute_path) or "(top)"
+        raise UserError(f"{name}: {where}: {e.message}") from None
+
+
+def build_rules(data: dict[str, Any], name: str, profile: Any = None) -> GameRules:
+    """GameRules from a validated parameter document (a spec file, or one a profile changed)."""
     if data["set"]["max_pip"] != MAX_PIP:
-        raise UserError(f"{path}: only the double-six set (max_pip {MAX_PIP}) is supported")
-    by_n = lambda d: {int(k): int(v) for k, v in d.items()}  # noqa: E731 - YAML keys may be int or str
+        raise UserError(f"{name}: only the double-six set (max_pip {MAX_PIP}) is supported")
+    def by_n(d: dict[Any, Any]) -> dict[int, int]:  # YAML keys may be int or str
+        return {int(k): int(v) for k, v in d.items()}
+    reserve = by_n(data["deal"].get("reserve", {}))
+    for n, h in by_n(data["deal"]["hand_size"]).items():
+        if n * h + reserve.get(n, 0) > data["set"]["tiles"]:
+            raise UserError(f"{name}: deal/hand_size: {n} players of {h} tiles and a reserve of {reserve.get(n, 0)} "
+                            f"need more than {data['set']['tiles']} tiles")
     return GameRules(
         id=data["id"],
         name=data["name"],
@@ -121,5 +159,10 @@ def _load_rules(path: Path) -> GameRules:
         continuation=data["continuation"],
         settlement=data["settlement"],
         match_end=data["match_end"],
+        lead={k: data["lead"][k] for k in ("first_hand", "after_gone_out", "after_blocked")},
+        opening_requires=data.get("opening", {}).get("requires", "any"),
+        boneyard_reserve={n: reserve.get(n, 0) for n in by_n(data["deal"]["hand_size"])},
+        blocked_after=data.get("hand_end", {}).get("blocked", "no-placement"),
         raw=data,
+        profile=profile,
     )

@@ -109,13 +109,15 @@ class Settlement:
         self.rules = rules
         self.config = config
         self.params = rules.settlement
+        self.ties = self.params.get("ties", "full-award-each")  # read by hand_winners and award_points
 
     # -- hooks: each a rule decision a variant or mutant may read differently -------------
     def round_remaining(self, pips: int) -> int:
         """Nearest multiple of 5: remainder 1-2 down, 3-4 up (SN-SETTLE-2, HR-SETTLE-4)."""
         r = self.params["rounding"]
         q, rem = divmod(pips, r["multiple"])
-        return (q + (1 if rem >= r["round_up_from_remainder"] else 0)) * r["multiple"]
+        rounded: int = (q + (1 if rem >= r["round_up_from_remainder"] else 0)) * r["multiple"]
+        return rounded
 
     def side_deduction(self, seat_pips: list[int]) -> int:
         """Sniff: what one side loses; partners are rounded separately (SN-SETTLE-3)."""
@@ -128,8 +130,13 @@ class Settlement:
         if end.reason == GONE_OUT:
             assert end.seat is not None
             return [self.config.side_of[end.seat]]
+        if self.params.get("blocked_winner", "lowest-remaining") == "nobody":
+            return []  # a variant: a blocked hand awards nothing
         low = min(totals)  # partnerships compare team totals, never a single hand
-        return [side for side, t in enumerate(totals) if t == low]
+        lowest = [side for side, t in enumerate(totals) if t == low]
+        if len(lowest) > 1 and self.ties == "nobody":
+            return []  # a variant: a tie for lowest wins nothing
+        return lowest
 
     def award_seats(self, side: int, end: HandEnd) -> list[int]:
         """Seats whose pips count for `side`'s award: every seat of the other sides, the other
@@ -140,16 +147,34 @@ class Settlement:
         return [s for s in range(self.config.players) if s != own]
 
     def award_total(self, counted_pips: int, winner_pips: int) -> int:
-        """The pips an award is computed from; the winner's own are not subtracted (HR-SETTLE-3)."""
-        return counted_pips - (winner_pips if self.params.get("subtract_winner_own") else 0)
+        """The pips an award is computed from; the winner's own are not subtracted (HR-SETTLE-3).
+        As a variant they are, down to 0 at least (a partner may hold more than the others)."""
+        if self.params.get("subtract_winner_own"):
+            return max(0, counted_pips - winner_pips)
+        return counted_pips
+
+    def award_rounded(self, pips: list[int], winner_pips: int) -> int:
+        """The rounded pips of an award from the counted seats' `pips`: their total rounded
+        once (HR-SETTLE-4), or, as a variant, each seat rounded separately."""
+        if self.params.get("award_rounding", "total") == "per-opponent":
+            return self.award_total(sum(self.round_remaining(p) for p in pips), self.round_remaining(winner_pips))
+        return self.round_remaining(self.award_total(sum(pips), winner_pips))
 
     def award_points(self, rounded: int, tied: int) -> int:
-        """Displayed points of one award; every tied side gets a full one (HR-SETTLE-6)."""
-        return rounded // self.params["award_divisor"]  # `ties: full-award-each`: never split
+        """Displayed points of one award; every tied side gets a full one (HR-SETTLE-6), or,
+        as a variant (`ties: split`), an equal share rounded down."""
+        points: int = rounded // self.params["award_divisor"]
+        return points // tied if self.ties == "split" else points
 
     def match_winners(self, scores: list[int]) -> list[int]:
-        """Every side at or past the target after a settlement shares the win (HR-MATCH-2)."""
-        return [side for side, score in enumerate(scores) if score >= self.config.target]
+        """Every side at or past the target after a settlement shares the win (HR-MATCH-2);
+        as a variant (`simultaneous_winners: highest`) only the highest of them (still shared
+        by sides equal there)."""
+        over = [side for side, score in enumerate(scores) if score >= self.config.target]
+        if over and self.rules.match_end.get("simultaneous_winners", "shared") == "highest":
+            best = max(scores[side] for side in over)
+            return [side for side in over if scores[side] == best]
+        return over
 
     # -- the settlement ---------------------------------------------------------------------
     def apply_changes(self, scores: list[int], changes: list[int]) -> tuple[list[int], list[int]]:
@@ -181,7 +206,7 @@ class Settlement:
         if kind == "deduct-per-seat":
             rounded = [self.round_remaining(p) for p in pips]
             for side, seats in enumerate(cfg.sides):
-                points = self.side_deduction([pips[s] for s in seats])
+                points = self.rules.display(self.side_deduction([pips[s] for s in seats]))  # in score units
                 deductions.append({"side": side, "seats": list(seats), "points": points})
                 changes[side] -= points  # nobody gains from others' hands (SN-SETTLE-4)
         elif kind == "award-to-winner":
@@ -189,7 +214,7 @@ class Settlement:
             for side in winners_of_hand:
                 counted = self.award_seats(side, end)
                 total = self.award_total(sum(pips[s] for s in counted), totals[side])
-                r = self.round_remaining(total)
+                r = self.award_rounded([pips[s] for s in counted], totals[side])
                 points = self.award_points(r, len(winners_of_hand))
                 awards.append({"side": side, "from_seats": counted, "pips": total, "rounded": r, "points": points})
                 changes[side] += points

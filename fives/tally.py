@@ -152,6 +152,6 @@ def crib_text(score: int, target: int, previous: int | None = None) -> str:
 def tally_text(rules: GameRules, score: int, target: int, previous: int | None = None) -> str:
     """The game's own score record for `score` (in the game's score unit): the paper tally
     counts raw points (Sniff), the cribbage board displayed points (Horse Race)."""
-    if rules.raw["points"]["unit"] == "raw":
-        return sniff_text(score)
+    if rules.raw["record"]["kind"] == "tally":  # a stroke per 5 raw points, whatever unit a profile shows
+        return sniff_text(score * rules.display_divisor)
     return crib_text(score, target, previous)

@@ -28,7 +28,8 @@ SUPPORT, CORE, PARTS, CLI = range(4)
 PART_OF = {"fives.conformance": "conformance", "fives.draw": "draw", "fives.puzzles": "puzzles",
            "fives.suite": "conformance"}
 #: a part may import another part only along these edges (source part, target part)
-PART_EDGES = {("draw", "puzzles")}  # the puzzle book draws puzzle sets (and replays their answers)
+PART_EDGES = {("draw", "puzzles"),  # the puzzle book draws puzzle sets (and replays their answers)
+              ("conformance", "draw")}  # the HTML report draws each failing layout as `fives render` does
 #: the one upward import, inside a function: `Layout._repr_svg_` draws the layout for Jupyter,
 #: as python-chess's `Board._repr_svg_` imports `chess.svg` (the core still loads without it)
 LATE_UPWARD = {("fives.layout", "fives.draw.svg"), ("fives.layout", "fives.draw.geometry")}

@@ -33,6 +33,7 @@ def test_branches_before_lines_ends_on_the_lone_double():
                and d.engine.startswith("legal") for d in r.differing)
 
 
+@pytest.mark.slow  # over 0.45 s: left out of the quick subset (pytest -m 'not slow')
 def test_covered_branch_ends_on_three_tiles_whose_branch_placements_score_differently():
     r = run_bisect("covered-branch-still-counts", "american-sniff", 4)
     assert r is not None and r.start_depth == 4 and len(r.layout) == 3
@@ -58,6 +59,7 @@ def test_the_reference_agrees_and_a_start_layout_is_used():
     assert r is not None and r.layout == start and r.start_depth == 1
 
 
+@pytest.mark.slow  # over 0.45 s: left out of the quick subset (pytest -m 'not slow')
 @pytest.mark.parametrize("bisect_flag", [False, True])
 def test_cli_through_the_protocol(bisect_flag):
     cmd = [sys.executable, "-m", "fives.cli", "perft", "--engine",
@@ -82,6 +84,7 @@ def test_cli_agreement_and_misuse():
     assert bad.returncode == 2 and "--bisect needs --engine CMD" in bad.stderr
 
 
+@pytest.mark.slow  # over 0.45 s: left out of the quick subset (pytest -m 'not slow')
 def test_a_spinner_flag_shows_in_evaluate_before_the_counts_differ():
     # only-first-double-spins changes no placement or point until a second double has both
     # lines filled (4 tiles); the evaluate answers differ one placement earlier, in `spinners`
@@ -93,3 +96,41 @@ def test_a_spinner_flag_shows_in_evaluate_before_the_counts_differ():
     r = run_bisect("branches-before-lines", "american-sniff", 3)
     assert r.evaluate_prefix == 1 == len(r.layout) and r.evaluate_diff[0].startswith("positions")
     assert "already differ" not in report(r, "american-sniff", "mutant")
+
+
+class DoublesOpenOnly(ReferenceEngine):
+    """A house rule the evaluate answers cannot show: only a double may open. Its perft and
+    legal-placements follow the rule; its evaluate scores any layout, as the reference does."""
+
+    def __init__(self, legal: bool = True) -> None:
+        super().__init__(name="doubles-open")
+        if not legal:
+            self.handshake.capabilities = [c for c in self.handshake.capabilities if c != "legal-placements"]
+
+    def run(self, case):
+        from fives.conformance.drivers import Outcome
+        out = super().run(case)
+        if case.kind == "perft" and case.input["placements"] == [] and out.status == "ok":
+            doubles = [r for r in (evaluate(case.game, [{"tile": f"[{v}|{v}]"}]) for v in range(7))]
+            return Outcome("ok", answer={"nodes": 7, "points": sum(r["raw"] for r in doubles)})
+        if case.kind == "legal-placements" and case.input["layout"] == [] and out.status == "ok":
+            keep = [p for p in out.answer["placements"] if p["tile"][1] == p["tile"][3]]
+            return Outcome("ok", answer={**out.answer, "placements": keep})
+        return out
+
+
+def test_refused_openings_are_named_by_legal_placements():
+    r = bisect(Asker(DoublesOpenOnly(), "horse-race"), load_rules("horse-race"), [], 2)
+    assert r is not None and r.start_depth == 1 and r.layout == []
+    assert r.immediate == (7, r.immediate[1]) and r.reference_immediate[0] == 28
+    assert r.differing_by == "legal-placements"
+    refused = [d.placement["tile"] for d in r.differing]
+    assert len(refused) == 21 and all(t[1] != t[3] for t in refused)
+    assert all(d.engine.startswith("refuses it") and d.reference.startswith("legal") for d in r.differing)
+    text = report(r, "horse-race", "doubles-open")
+    assert "legal-placements for this layout" in text and "#   [0|1]: engine refuses it" in text
+    assert "no single placement differs" not in text
+    # without the capability the evaluate probe is all there is, and it says so
+    r = bisect(Asker(DoublesOpenOnly(legal=False), "horse-race"), load_rules("horse-race"), [], 2)
+    assert r.differing == [] and r.differing_by == "evaluate"
+    assert "(no single placement differs: only the counts)" in report(r, "horse-race", "doubles-open")

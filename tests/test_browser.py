@@ -254,6 +254,7 @@ def check_boxes(info: dict[str, Any], expected_tiles: int) -> None:
         assert inside(t["box"], page_box), f"{t['tile']} lies off the page: {t['box']}"
 
 
+@pytest.mark.slow  # over 0.45 s: left out of the quick subset (pytest -m 'not slow')
 def test_layout_in_browser(page: Page, shots: Path, tmp_path: Path) -> None:
     layout = full_layout("horse-race", 3)
     svg = tmp_path / "layout.svg"
@@ -274,6 +275,7 @@ def book_file(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, int]:
     return path, len(book_puzzles())
 
 
+@pytest.mark.slow  # over 0.45 s: left out of the quick subset (pytest -m 'not slow')
 def test_book_in_browser(page: Page, shots: Path, book_file: tuple[Path, int]) -> None:
     path, count = book_file
     page.open(path.as_uri(), 800, 1000)
@@ -287,6 +289,7 @@ def test_book_in_browser(page: Page, shots: Path, book_file: tuple[Path, int]) -
     page.screenshot(shots / "book.png")
 
 
+@pytest.mark.slow  # over 0.45 s: left out of the quick subset (pytest -m 'not slow')
 def test_book_prints(page: Page, shots: Path, book_file: tuple[Path, int]) -> None:
     path, count = book_file
     page.open(path.as_uri(), 800, 1000)
@@ -305,3 +308,44 @@ def test_book_prints(page: Page, shots: Path, book_file: tuple[Path, int]) -> No
     assert pdf.startswith(b"%PDF-")
     (shots / "book.pdf").write_bytes(pdf)
     assert page.errors() == []
+
+
+CHART_JS = """(() => {
+  const r = e => { const b = e.getBoundingClientRect(); return [b.left, b.top, b.right, b.bottom]; };
+  const svg = document.querySelector('svg.fives-score-chart');
+  const target = svg.querySelector('line.target');
+  return {svg: r(svg), target: r(target), targetY: target.getBoundingClientRect().top,
+          sides: [...svg.querySelectorAll('g.side')].map(g => ({
+            box: r(g.querySelector('polyline')), dots: g.querySelectorAll('circle').length,
+            scores: g.dataset.scores.split(' ').map(Number),
+            ys: [...g.querySelectorAll('circle')].map(c => c.getBoundingClientRect().top + 3)})),
+          texts: [...svg.querySelectorAll('text')].map(t => r(t))};
+})()"""
+
+
+def test_score_chart_in_browser(page: Page, shots: Path, tmp_path: Path) -> None:
+    """`fives score-svg --record F --chart`: every side's line, dot per hand and the target
+    line lie inside the picture; a dot above the target line is a score above the target."""
+    from click.testing import CliRunner
+
+    from fives.cli import main
+
+    record = tmp_path / "match.jsonl"
+    CliRunner().invoke(main, ["play", "--game", "american-sniff", "--players", "3", "--seed", "5", "--out",
+                              str(record), "--quiet"])
+    chart = tmp_path / "chart.svg"
+    r = CliRunner().invoke(main, ["score-svg", "--record", str(record), "--chart", "--out", str(chart)])
+    assert r.exit_code == 0, r.output
+    page.open(chart.as_uri(), 900, 600)
+    assert page.errors() == []
+    info = page.evaluate(CHART_JS)
+    assert len(info["sides"]) == 3
+    assert inside(info["target"], info["svg"]) and all(inside(t, info["svg"]) for t in info["texts"])
+    target = json.loads(record.read_text().splitlines()[0])["target"]
+    for side in info["sides"]:
+        assert inside(side["box"], info["svg"]) and side["dots"] == len(side["scores"]) > 1
+        for y, score in zip(side["ys"], side["scores"]):
+            if score != target:
+                assert (y < info["targetY"]) == (score > target), (score, y, info["targetY"])
+    page.screenshot(shots / "score-chart.png")
+    assert (shots / "score-chart.png").stat().st_size > 1000

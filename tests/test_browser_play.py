@@ -89,6 +89,7 @@ def first(puzzles: list[Any], kind: str) -> Any:
     return next(p for p in puzzles if p.problem.kind == kind)
 
 
+@pytest.mark.slow  # over 0.45 s: left out of the quick subset (pytest -m 'not slow')
 def test_page_verifies_every_puzzle_offline(opened: Page, puzzles: list[Any]) -> None:
     assert opened.errors() == []
     assert opened.evaluate("document.body.dataset.verified") == str(len(puzzles)) == "50"
@@ -97,6 +98,7 @@ def test_page_verifies_every_puzzle_offline(opened: Page, puzzles: list[Any]) ->
     assert all(u.startswith("file://") and u.endswith("/p.html") for u in requests), requests
 
 
+@pytest.mark.slow  # over 0.45 s: left out of the quick subset (pytest -m 'not slow')
 @pytest.mark.parametrize("kind", ["single", "turn", "build"])
 def test_solve_by_clicking(opened: Page, puzzles: list[Any], kind: str, tmp_path: Path) -> None:
     pz = first(puzzles, kind)
@@ -152,6 +154,7 @@ def test_illegal_click_is_refused(opened: Page, puzzles: list[Any]) -> None:
     assert opened.errors() == []
 
 
+@pytest.mark.slow  # over 0.45 s: left out of the quick subset (pytest -m 'not slow')
 def test_keyboard_and_show_solution(opened: Page, puzzles: list[Any]) -> None:
     pz = first(puzzles, "turn")
     rec = pz.solution[0].to_dict()
@@ -181,6 +184,7 @@ def test_theme_filter_and_phone_width(page: Page, page_file: Path, puzzles: list
     assert page.errors() == []
 
 
+@pytest.mark.slow  # over 0.45 s: left out of the quick subset (pytest -m 'not slow')
 def test_page_prints_like_the_book(page: Page, page_file: Path, puzzles: list[Any]) -> None:  # noqa: F811
     page.open(page_file.as_uri(), 800, 1000)
     page.call("Emulation.setEmulatedMedia", media="print")

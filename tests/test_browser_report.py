@@ -1,6 +1,8 @@
-"""The HTML report of three engines in headless Chromium: no console error, a column per
-engine, and a failing cell that opens on its cases' differences. Reuses the DevTools client
-of tests/test_browser.py; skipped without Chromium."""
+"""The HTML report of four engines (the reference and three mutants) in headless Chromium:
+no console error, a column per engine, a failing cell that opens on its cases' differences,
+and a failure pattern that opens on a failing layout drawn as `fives render` draws it, the
+differing tile marked, expected against got beside it. Reuses the DevTools client of
+tests/test_browser.py; skipped without Chromium."""
 from __future__ import annotations
 
 import subprocess
@@ -16,7 +18,8 @@ from test_browser import CHROME, Page, page, shots  # noqa: E402,F401  (fixtures
 ROOT = Path(__file__).resolve().parents[1]
 ENGINES = [f"{sys.executable} -m fives.cli serve",
            f"{sys.executable} -m fives.cli serve --mutant drawn-tile-continues",
-           f"{sys.executable} -m fives.cli serve --mutant unused-branches-counted"]
+           f"{sys.executable} -m fives.cli serve --mutant unused-branches-counted",
+           f"{sys.executable} -m fives.cli serve --mutant only-first-double-spins"]
 # a few dozen cases each: turns (drawn tiles) and the Horse Race seed figures (counting)
 IDS = ["HR-TURN-*", "HR-FIG-*"]
 
@@ -31,6 +34,8 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> Path:
         argv += ["--engine", e]
     for g in IDS:
         argv += ["--id", g]
+    for f in ("conformance/fixtures/play", "conformance/fixtures/seed"):  # where those cases live
+        argv += ["--fixtures", f]
     p = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert p.returncode == 1, p.stderr[-2000:]  # the mutants fail
     assert out.is_file()
@@ -61,12 +66,13 @@ OPEN_JS = """(() => {
 })()"""
 
 
+@pytest.mark.slow  # over 0.45 s: left out of the quick subset (pytest -m 'not slow')
 def test_three_engines_in_browser(page: Page, shots: Path, report: Path) -> None:  # noqa: F811
     page.open(report.as_uri(), 1400, 1000)
     assert page.errors() == []
     info = page.evaluate(CELLS_JS)
     assert info["heads"] == ENGINES
-    assert info["totals"] == ["0", "1", "2"]
+    assert info["totals"] == ["0", "1", "2", "3"]
     assert info["external"] == 0
     assert info["passColour"] != info["failColour"]
     failing = {(c["engine"], c["clause"]) for c in info["fail"]}
@@ -87,3 +93,36 @@ def test_three_engines_in_browser(page: Page, shots: Path, report: Path) -> None
     assert page.errors() == []
     page.screenshot(shots / "engines-report.png")
     assert (shots / "engines-report.png").stat().st_size > 1000
+
+
+LAYOUT_JS = """(() => {
+  const cell = [...document.querySelectorAll('#patterns td.cell.fail[data-engine="2"]')]
+    .find(c => c.querySelector('figure.layout'));
+  const details = cell.querySelector('details.cases');
+  const before = details.open;
+  cell.querySelector('summary').click();
+  const fig = cell.querySelector('figure.layout');
+  const svg = fig.querySelector('svg.fives-layout');
+  const box = svg.getBoundingClientRect();
+  const vs = cell.querySelector('table.vs');
+  const marked = [...document.querySelectorAll('#patterns figure.layout')].map(f => f.dataset.marked).filter(m => m);
+  return {before, after: details.open, shown: svg.checkVisibility(), width: box.width, height: box.height,
+          tiles: +svg.dataset.tiles, drawnTiles: svg.querySelectorAll('.tiles > *').length,
+          vsRows: vs.querySelectorAll('tbody tr').length, vsShown: vs.checkVisibility(),
+          vsHead: [...vs.querySelectorAll('thead th')].map(t => t.textContent), marked,
+          referenceFails: document.querySelectorAll('#patterns td.cell.fail[data-engine="0"]').length};
+})()"""
+
+
+def test_a_failing_layout_is_drawn_in_the_report(page: Page, shots: Path, report: Path) -> None:  # noqa: F811
+    page.open(report.as_uri(), 1400, 1000)
+    info = page.evaluate(LAYOUT_JS)
+    assert (info["before"], info["after"]) == (False, True)
+    assert info["shown"] and info["width"] > 50 and info["height"] > 30
+    assert info["tiles"] >= 1 and info["drawnTiles"] >= info["tiles"]
+    assert info["vsShown"] and info["vsRows"] >= 1 and info["vsHead"] == ["path", "expected", "got"]
+    assert info["marked"], "no drawn layout marks a tile its differences name"
+    assert info["referenceFails"] == 0
+    assert page.errors() == []
+    page.screenshot(shots / "engines-report-layout.png")
+    assert (shots / "engines-report-layout.png").stat().st_size > 1000

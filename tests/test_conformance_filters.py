@@ -43,11 +43,13 @@ def one_line_error(r: Result) -> str:
     (["--id", "NOPE-*"], "--id NOPE-*: matches no case of the suite"),
     (["--capability", "teleport"], "--capability teleport: unknown capability (the suite has: evaluate, "
                                    "legal-placements, match-end, next-leader, perft, settle, setup, tally, turn)"),
-    (["--kind", "evalute"], "--kind evalute: unknown kind (the suite has: evaluate, legal-placements, match-end, "
+    (["--kind", "evalute"], "--kind evalute: unknown kind (did you mean evaluate?) (the suite has: evaluate, "
+                            "legal-placements, match-end, "
                             "next-leader, perft, settle, setup, tally, turn)"),
     (["--id", "SN-FIG-4-44"], "--id SN-FIG-4-44: matches no case of the suite (did you mean SN-FIG-4-4"),
     (["--game", "horse-race", "--id", "SN-*"], "--id SN-* --game horse-race: the filters together select no case"),
 ])
+@pytest.mark.slow  # over 0.45 s: left out of the quick subset (pytest -m 'not slow')
 def test_a_mistyped_filter_is_one_line_and_exit_2(command: str, args: list[str], message: str) -> None:
     assert one_line_error(fives("conformance", command, *args)).startswith(message)
 
@@ -63,6 +65,7 @@ def test_values_the_suite_lacks_are_named_as_such(command: str) -> None:
     assert one_line_error(r) == "--capability settle: the suite has no case of this capability (it has: evaluate)"
 
 
+@pytest.mark.slow  # over 0.45 s: left out of the quick subset (pytest -m 'not slow')
 def test_only_slow_cases_selected_asks_for_slow() -> None:
     slow = next(c for c in load_cases() if "slow" in c.tags)
     message = one_line_error(fives("conformance", "run", "--id", slow.id))
@@ -71,6 +74,7 @@ def test_only_slow_cases_selected_asks_for_slow() -> None:
     assert r.exit_code == 0 and r.stdout.split()[0] == slow.id
 
 
+@pytest.mark.slow  # over 0.45 s: left out of the quick subset (pytest -m 'not slow')
 def test_list_prints_ids_kind_game_clauses_without_running() -> None:
     r = fives("conformance", "list", "--id", "SN-FIG-*-4", "--id", "SN-FIG-4-*", "--game", "american-sniff")
     assert r.exit_code == 0, r.output
@@ -83,6 +87,7 @@ def test_list_prints_ids_kind_game_clauses_without_running() -> None:
     assert r.stderr == f"{len(rows)} cases\n"
 
 
+@pytest.mark.slow  # over 0.45 s: left out of the quick subset (pytest -m 'not slow')
 def test_list_json_and_the_slow_note() -> None:
     r = fives("conformance", "list", "--kind", "perft", "--game", "horse-race", "--json")
     assert r.exit_code == 0, r.output
@@ -102,6 +107,7 @@ def test_run_one_id_runs_exactly_that_case() -> None:
     assert r.output.strip().splitlines()[-1] == "1 passed, 0 failed, 0 errored, 0 skipped"
 
 
+@pytest.mark.slow  # over 0.45 s: left out of the quick subset (pytest -m 'not slow')
 def test_list_and_run_select_the_same_cases(tmp_path: Path) -> None:
     listed = fives("conformance", "list", "--kind", "settle", "--game", "horse-race", "--id", "HR-*").stdout.split("\n")
     ids = [line.split()[0] for line in listed if line]
@@ -111,6 +117,7 @@ def test_list_and_run_select_the_same_cases(tmp_path: Path) -> None:
     assert [json.loads(line)["id"] for line in out.read_text().splitlines()] == ids and ids
 
 
+@pytest.mark.slow  # over 0.45 s: left out of the quick subset (pytest -m 'not slow')
 def test_render_finds_golden_and_play_case_ids(tmp_path: Path) -> None:
     cases = load_cases()
     golden = next(c for c in cases if c.file.startswith("conformance/golden/") and c.kind == "evaluate"
@@ -125,6 +132,7 @@ def test_render_finds_golden_and_play_case_ids(tmp_path: Path) -> None:
     assert f'data-tiles="{len(turn.input["layout"])}"' in r.stdout
 
 
+@pytest.mark.slow  # over 0.45 s: left out of the quick subset (pytest -m 'not slow')
 def test_an_id_with_brackets_selects_itself() -> None:
     """Perft divide IDs contain `[a|b]`, a set to fnmatch: the exact ID still selects its case."""
     divide = next(c for c in load_cases() if c.kind == "perft" and "[" in c.id and "slow" not in c.tags)

@@ -21,6 +21,7 @@ def tree(path: Path) -> dict[str, bytes]:
     return {p.relative_to(path).as_posix(): p.read_bytes() for p in sorted(path.rglob("*")) if p.is_file()}
 
 
+@pytest.mark.slow  # over 0.45 s: left out of the quick subset (pytest -m 'not slow')
 def test_golden_generate_on_dask_is_byte_identical(tmp_path: Path) -> None:
     args = ["golden", "generate", "--game", "american-sniff", "--game", "horse-race", "--cases", "150", "--seed", "9"]
     one, cluster = tmp_path / "one", tmp_path / "cluster"
@@ -31,6 +32,7 @@ def test_golden_generate_on_dask_is_byte_identical(tmp_path: Path) -> None:
     assert tree(one) == tree(cluster) and len(tree(one)) > 20
 
 
+@pytest.mark.slow  # over 0.45 s: left out of the quick subset (pytest -m 'not slow')
 def test_puzzles_generate_on_dask_is_byte_identical(tmp_path: Path) -> None:
     args = ["puzzles", "generate", "--game", "horse-race", "--game", "american-sniff", "--count", "8", "--seed", "3"]
     one, cluster = tmp_path / "one.yaml", tmp_path / "cluster.yaml"
@@ -41,6 +43,7 @@ def test_puzzles_generate_on_dask_is_byte_identical(tmp_path: Path) -> None:
     assert one.read_bytes() == cluster.read_bytes() and one.read_bytes().count(b"\n  - id:") + one.read_bytes().count(b"\n- id:") >= 8
 
 
+@pytest.mark.slow  # over 0.45 s: left out of the quick subset (pytest -m 'not slow')
 def test_puzzles_repeat_is_remade_with_the_real_exclusions() -> None:
     """The merge step of generate_set(dask=...) against the sequential loop, with a set small
     enough that the same puzzle comes up twice (build puzzles of 3-4 tiles)."""
@@ -56,6 +59,7 @@ def test_puzzles_repeat_is_remade_with_the_real_exclusions() -> None:
     assert one.to_dict() == cluster.to_dict()
 
 
+@pytest.mark.slow  # over 0.45 s: left out of the quick subset (pytest -m 'not slow')
 def test_perft_on_dask_is_byte_identical() -> None:
     if "--dask" not in fives("perft", "--help").stdout:
         pytest.skip("`fives perft` has no --dask option yet (helper H2 wires it through fives.support.distribute)")
@@ -66,6 +70,7 @@ def test_perft_on_dask_is_byte_identical() -> None:
         assert one.stdout == cluster.stdout and one.stdout
 
 
+@pytest.mark.slow  # over 0.45 s: left out of the quick subset (pytest -m 'not slow')
 def test_map_ordered_on_a_local_cluster_keeps_order_and_errors() -> None:
     import operator
     from functools import partial
@@ -79,6 +84,7 @@ def test_map_ordered_on_a_local_cluster_keeps_order_and_errors() -> None:
         next(it)
 
 
+@pytest.mark.slow  # over 0.45 s: left out of the quick subset (pytest -m 'not slow')
 def test_unreachable_scheduler_is_one_line() -> None:
     r = fives("golden", "generate", "--game", "horse-race", "--cases", "5", "--seed", "1", "--out", "/tmp/nowhere-h6",
               "--dask", "tcp://127.0.0.1:9")

@@ -141,6 +141,7 @@ def _alive(pid: int) -> bool:
     return not (stat.exists() and stat.read_text().split(") ", 1)[1].startswith("Z"))
 
 
+@pytest.mark.slow  # over 0.45 s: left out of the quick subset (pytest -m 'not slow')
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="uses /proc and ps")
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
 def test_signal_kills_the_workers(tmp_path: Path, sig: int) -> None:
@@ -181,3 +182,82 @@ def test_workers_die_with_a_killed_parent(tmp_path: Path) -> None:
     while any(_alive(w) for w in workers) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not any(_alive(w) for w in workers)
+
+
+def die_once_on_three(marker: str, n: int) -> int:
+    """SIGKILLs its own worker the first time it sees unit 3 (as the OOM killer would)."""
+    if n == 3 and not os.path.exists(marker):
+        Path(marker).write_text("killed once")
+        os.kill(os.getpid(), signal.SIGKILL)
+    return n * n
+
+
+def die_always_on_three(n: int) -> int:
+    if n == 3:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return n * n
+
+
+@pytest.mark.slow  # over 0.45 s: left out of the quick subset (pytest -m 'not slow')
+def test_a_killed_worker_s_unit_is_retried_on_a_fresh_worker(tmp_path: Path) -> None:
+    import functools
+
+    marker = tmp_path / "killed"
+    got = list(map_ordered(functools.partial(die_once_on_three, str(marker)), list(range(12)), jobs=2))
+    assert marker.read_text() == "killed once"  # a worker really died
+    assert got == [n * n for n in range(12)]  # and nothing was lost, duplicated or reordered
+
+
+@pytest.mark.slow  # over 0.45 s: left out of the quick subset (pytest -m 'not slow')
+def test_a_unit_that_kills_every_worker_ends_the_run_naming_it() -> None:
+    t0 = time.monotonic()
+    with pytest.raises(UserError) as e:
+        list(map_ordered(die_always_on_three, list(range(8)), jobs=2))
+    assert time.monotonic() - t0 < 30
+    assert e.value.exit_code == 1
+    message = str(e.value)
+    assert "unit 4 of 8 (3)" in message and "killed by SIGKILL" in message and "\n" not in message
+
+
+@pytest.mark.slow  # over 0.45 s: left out of the quick subset (pytest -m 'not slow')
+def test_an_externally_killed_worker_does_not_hang_the_run(tmp_path: Path) -> None:
+    """A worker SIGKILLed from outside mid-unit (a CI agent reclaiming memory)."""
+    script = tmp_path / "run.py"
+    script.write_text(textwrap.dedent("""
+        import os, sys, time
+        from fives.support.distribute import map_ordered
+
+        def unit(n):
+            print(f"start {n} {os.getpid()}", file=sys.stderr, flush=True)
+            time.sleep(0.5)
+            return n * 10
+
+        if __name__ == "__main__":
+            print(list(map_ordered(unit, list(range(6)), jobs=2)), flush=True)
+    """))
+    proc = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        first = proc.stderr.readline().split()  # type: ignore[union-attr]
+        assert first[0] == "start"
+        os.kill(int(first[2]), signal.SIGKILL)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 0, err[-2000:]
+    assert out.strip() == str([n * 10 for n in range(6)])
+    rerun = [line.split() for line in err.splitlines() if line.startswith(f"start {first[1]} ")]
+    assert len(rerun) == 1 and rerun[0][2] != first[2]  # the lost unit ran again, on another worker
+
+
+@pytest.mark.slow  # over 0.45 s: left out of the quick subset (pytest -m 'not slow')
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux-only")
+def test_a_killed_dask_worker_s_unit_is_retried(tmp_path: Path) -> None:
+    pytest.importorskip("distributed")
+    import functools
+
+    marker = tmp_path / "killed"
+    got = list(map_ordered(functools.partial(die_once_on_three, str(marker)), list(range(6)), dask="local:2"))
+    assert marker.exists() and got == [n * n for n in range(6)]
+    with pytest.raises(UserError) as e:
+        list(map_ordered(die_always_on_three, list(range(6)), dask="local:2"))
+    assert e.value.exit_code == 1 and "unit 4 of 6 (3)" in str(e.value)

@@ -85,6 +85,7 @@ def test_signature_drops_indices_and_groups_evaluate_counts():
     assert signature("evaluate", ["unexpected error {}", "engine error: boom"]) == ("engine-error", "error:unexpected")
 
 
+@pytest.mark.slow  # over 0.45 s: left out of the quick subset (pytest -m 'not slow')
 def test_cli_writes_fixtures_that_run(tmp_path):
     out = tmp_path / "found"
     cmd = [sys.executable, "-m", "fives.cli", "conformance", "fuzz", "--engine",
@@ -142,3 +143,107 @@ def test_ctrl_c_mid_shrink_keeps_the_smallest_request_so_far():
     f = report.findings[0]
     assert f.keys == first.keys and f.draw == first.draw
     assert first.size["hand_tiles"] <= f.size["hand_tiles"] <= f.original_size["hand_tiles"]
+
+
+class CrashingEngine(ReferenceEngine):
+    """The reference, except that it crashes on every `turn` request and times out on every
+    `evaluate` of more than 3 placements."""
+
+    def run(self, case):
+        from fives.conformance.drivers import Outcome
+        if case.kind == "turn":
+            return Outcome("error", message="engine closed its input (exit code -11)")
+        if case.kind == "evaluate" and isinstance(case.input.get("placements"), list) \
+                and len(case.input["placements"]) > 3:
+            return Outcome("error", message="no reply within 10s (engine killed and restarted)")
+        return super().run(case)
+
+
+def test_engine_errors_are_engine_errors_not_rule_findings():
+    report = Fuzzer(CrashingEngine(), seed=1).run(cases=120)
+    assert report.findings == []  # the rules are the reference's: no rule finding at all
+    classes = {(e.kind, e.what) for e in report.engine_errors}
+    assert classes == {("turn", "crash"), ("evaluate", "timeout")}
+    assert all(e.requests_to_find >= 1 and e.seconds_to_find >= 0 for e in report.engine_errors)
+    from fives.conformance.fuzz.output import engine_error_lines, summary
+    lines = engine_error_lines(report)
+    assert any(ln.startswith("engine error (crash): ") and "turn request" in ln for ln in lines)
+    assert "engine error" in summary(report) and "0 disagreements" in summary(report)
+
+
+class OpeningRefuser(ReferenceEngine):
+    """An engine with a house rule: only a double may open (every other opening is refused)."""
+
+    def run(self, case):
+        from fives.conformance.drivers import Outcome
+        out = super().run(case)
+        placements = case.input.get("placements") if case.kind == "evaluate" else None
+        if isinstance(placements, list) and placements and isinstance(placements[0], dict):
+            tile = str(placements[0].get("tile", ""))
+            if len(tile) == 5 and tile[1] != tile[3] and out.status == "ok" and "error" not in out.answer:
+                return Outcome("ok", answer={"error": {"index": 0, "code": "value-mismatch", "message": "no"}})
+        return out
+
+
+def test_a_refused_legal_opening_breaks_the_opening_clause():
+    report = Fuzzer(OpeningRefuser(), seed=1, kinds=["evaluate"]).run(cases=60)
+    clauses = {f.clause for f in report.findings}
+    assert clauses == {"SN-LEAD-2", "HR-LEAD-2"}, [(f.clause, f.keys) for f in report.findings]
+    # one finding per cause: the refusal shows in many signatures, each game files it once
+    assert len(report.findings) == 2
+    assert all(len(f.input["placements"]) == 1 for f in report.findings)
+
+
+def test_a_refused_opening_in_a_turn_is_not_a_continuation_finding():
+    from fives.conformance.fuzz.attribute import broken_clause
+    from fives.rules import load_rules
+    rules = load_rules("horse-race")
+    inp = {"players": 2, "layout": [], "hands": [["[1|2]"], ["[3|4]"]], "seat": 0, "actions": [
+        {"action": "place", "tile": "[1|2]"}]}
+    expected = {"results": [{"action": "place", "seat": 0, "tile": "[1|2]", "sum": 3, "raw": 0}], "next_seat": 1}
+    actual = {"results": [], "error": {"index": 0, "code": "value-mismatch"}, "next_seat": 0}
+    keys = ("error:unexpected", "next_seat", "results")
+    assert broken_clause(rules, "turn", inp, expected, actual, keys, (), ["HR-DRAW-1"]) == "HR-LEAD-2"
+    actual = {"results": [], "error": {"index": 0, "code": "must-place"}}
+    draw = {**inp, "layout": [{"tile": "[5|6]"}], "actions": [{"action": "draw"}]}
+    assert broken_clause(rules, "turn", draw, {"results": [{"action": "draw"}]}, actual, keys, (), ["HR-DRAW-1"]) \
+        == "HR-DRAW-2"
+
+
+@pytest.mark.slow  # over 0.45 s: left out of the quick subset (pytest -m 'not slow')
+def test_the_fuzzer_covers_setup_next_leader_legal_placements_and_input_forms():
+    f = Fuzzer(ReferenceEngine(), seed=1)
+    drawn = [f.draw(i) for i in range(400)]
+    kinds = {case["kind"] for _, _, case in drawn}
+    assert {"setup", "next-leader", "legal-placements", "evaluate", "turn", "settle", "match-end"} <= kinds
+    forms = [case for _, name, case in drawn if name == "input-forms"]
+    assert forms and any(isinstance(p.get("tile"), str) and "-" in p["tile"]
+                         for c in forms for p in c["input"]["placements"] if isinstance(p, dict))
+    report = f.run(cases=400)
+    assert report.findings == [] and report.engine_errors == []
+
+
+def test_findings_record_requests_and_seconds_to_find():
+    report = fuzz("drawn-tile-continues", 200, games=["horse-race"])
+    assert report.findings
+    for f in report.findings:
+        assert 1 <= f.requests_to_find <= report.requests
+        assert 0 <= f.seconds_to_find <= report.seconds
+        assert f"found after {f.requests_to_find} engine requests" in f.case(1)["source"]["derived"]
+    causes = [f.cause for f in report.findings]
+    assert len(causes) == len(set(causes))
+
+
+@pytest.mark.slow  # over 0.45 s: left out of the quick subset (pytest -m 'not slow')
+@pytest.mark.parametrize("script,what", [("crash.py", "crash"), ("garbage.py", "garbage")])
+def test_cli_reports_a_crashing_engine_as_engine_errors(tmp_path, script, what):
+    engine = f"{sys.executable} {ROOT / 'tests' / 'hostile_engines' / script} --at 7"
+    cmd = [sys.executable, "-m", "fives.cli", "conformance", "fuzz", "--engine", engine, "--cases", "30",
+           "--seed", "1", "--out", str(tmp_path / "out")]
+    p = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=240)
+    assert p.returncode == 1, p.stderr
+    assert "differs in engine-error" not in p.stdout and "Traceback" not in p.stderr
+    errors = [ln for ln in p.stdout.splitlines() if ln.startswith("engine error (")]
+    assert errors and all(ln.startswith(f"engine error ({what}): ") for ln in errors), p.stdout
+    assert "0 disagreements in 0 clauses" in p.stdout.splitlines()[-1] and "engine error" in p.stdout.splitlines()[-1]
+    assert not list((tmp_path / "out").glob("*.yaml"))  # nothing filed as a rule finding

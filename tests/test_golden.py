@@ -55,6 +55,7 @@ def copy(suite: Path, tmp_path: Path) -> Path:
     return dest
 
 
+@pytest.mark.slow  # over 0.45 s: left out of the quick subset (pytest -m 'not slow')
 def test_same_seed_byte_identical_and_jobs_do_not_matter(tmp_path: Path) -> None:
     a, b, c = tmp_path / "a", tmp_path / "b", tmp_path / "c"
     games = ("american-sniff", "horse-race")
@@ -77,6 +78,7 @@ def test_block_size_does_not_change_the_files(tmp_path: Path, monkeypatch: pytes
     assert a == b and tree(tmp_path / "a") == tree(tmp_path / "b")
 
 
+@pytest.mark.slow  # over 0.45 s: left out of the quick subset (pytest -m 'not slow')
 def test_manifest_lists_every_file_with_cases_size_and_hash(tmp_path: Path) -> None:
     entry = generate("horse-race", 80, 3, tmp_path)
     assert sum(f["cases"] for f in entry["files"].values()) == 80
@@ -95,6 +97,7 @@ def test_manifest_records_the_command(suite: Path) -> None:
     assert [s["game"] for s in m["suites"]] == ["american-sniff", "horse-race"]
 
 
+@pytest.mark.slow  # over 0.45 s: left out of the quick subset (pytest -m 'not slow')
 def test_generated_cases_lint_and_pass_and_ids_are_content_hashes(tmp_path: Path) -> None:
     generate("american-sniff", 120, 5, tmp_path)
     count, problems = lint([tmp_path])
@@ -197,7 +200,7 @@ def test_verify_rejects_missing_extra_and_changed_files(suite: Path, tmp_path: P
     assert "link: extra (a symbolic link)" in text
     assert len(problems) == 6
     r = invoke("golden", "verify", str(folder))
-    assert r.exit_code == 1 and r.output.strip().endswith(f"6 problem(s): {folder}")
+    assert r.exit_code == 1 and r.output.strip().endswith(f"6 problems: {folder}")
 
 
 def test_verify_without_manifest_is_bad_input(tmp_path: Path) -> None:
@@ -246,6 +249,7 @@ def test_hand_written_fixture_folders_need_no_manifest() -> None:
 # --------------------------------------------------------------------------- output folder
 
 
+@pytest.mark.slow  # over 0.45 s: left out of the quick subset (pytest -m 'not slow')
 def test_non_empty_out_needs_force_and_force_replaces_the_suite(tmp_path: Path) -> None:
     out = tmp_path / "out"
     assert gen(out, 80, 1, games=("american-sniff", "horse-race")).exit_code == 0
@@ -322,6 +326,7 @@ def test_killed_generation_leaves_a_folder_both_commands_reject(suite: Path, tmp
     shutil.rmtree(stage)
 
 
+@pytest.mark.slow  # over 0.45 s: left out of the quick subset (pytest -m 'not slow')
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
 def test_interrupted_generation_cleans_up(tmp_path: Path, sig: int) -> None:

@@ -136,13 +136,14 @@ def test_write_output_refuses_paths_it_cannot_write(tmp_path: Path, where: str, 
     assert list((tmp_path / "folder").iterdir()) == []
 
 
-def test_write_output_through_a_link_and_to_a_device(tmp_path: Path) -> None:
+def test_write_output_never_through_a_link_but_to_a_device(tmp_path: Path) -> None:
     real = tmp_path / "real.svg"
     real.write_text("old")
     link = tmp_path / "link.svg"
     link.symlink_to(real)
-    writing.write_output("new", link)
-    assert link.is_symlink() and real.read_text() == "new"
+    with pytest.raises(UserError, match="is a symbolic link"):  # issue 21: outputs never follow a link
+        writing.write_output("new", link)
+    assert link.is_symlink() and real.read_text() == "old"
     writing.write_output("discarded", "/dev/null")  # a device is written as a stream, never replaced
     assert Path("/dev/null").is_char_device()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["link.svg", "real.svg"]

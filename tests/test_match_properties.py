@@ -4,6 +4,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -47,6 +48,7 @@ def _probe(m: Match, rng: random.Random) -> None:
     assert ([list(h) for h in m.hands], list(m.boneyard), m.layout.tiles, list(m.scores), m.to_act) == before
 
 
+@pytest.mark.slow  # over 0.45 s: left out of the quick subset (pytest -m 'not slow')
 @SETTINGS
 @given(matches)
 def test_invariants_at_every_moment(params) -> None:

@@ -32,6 +32,7 @@ def _fives(*args: str) -> subprocess.CompletedProcess[str]:
                           timeout=600)
 
 
+@pytest.mark.slow  # over 0.45 s: left out of the quick subset (pytest -m 'not slow')
 def test_reference_passes_everything_through_the_protocol():
     p = _fives("conformance", "run", "--engine", f"{sys.executable} -m fives.cli serve", "--validate",
                "--fixtures", str(FIXTURES))
@@ -40,6 +41,7 @@ def test_reference_passes_everything_through_the_protocol():
     assert last == f"{len(CASES)} passed, 0 failed, 0 errored, 0 skipped"
 
 
+@pytest.mark.slow  # over 0.45 s: left out of the quick subset (pytest -m 'not slow')
 def test_mutants_command_through_the_protocol_exits_0_when_all_killed():
     p = _fives("conformance", "mutants", "--mutant", "partners-merged", "--mutant", "later-doubles-spin",
                "--fixtures", str(FIXTURES))

@@ -76,7 +76,8 @@ def test_python_dash_m_fives_runs_the_cli(tmp_path: Path) -> None:
 
 def test_unknown_command_is_a_usage_error() -> None:
     r = CliRunner().invoke(main, ["evaluat"])
-    assert r.exit_code == 2 and "No such command" in r.output
+    assert r.exit_code == 2 and r.output.startswith("fives: error: no such command 'evaluat' (did you mean evaluate?)")
+    assert len(r.output.splitlines()) == 1
 
 
 def test_every_public_name_resolves() -> None:
@@ -134,7 +135,8 @@ def test_evaluate_command_skips_jsonschema_once_the_game_file_is_known_valid(tmp
     assert list((tmp_path / "cache" / "valid").iterdir())
     second = loaded_after(code, tmp_path, env)
     assert {m.split(".")[0] for m in heavy(second)} == {"click"}, heavy(second)
-    assert not [m for m in second if m.startswith("fives.cli.") and m != "fives.cli.evaluate"]
+    # the command's own module and the one small shared option (--rules, fives/cli/_rules_option.py)
+    assert not [m for m in second if m.startswith("fives.cli.") and m not in ("fives.cli.evaluate", "fives.cli._rules_option")]
 
 
 def test_an_edited_game_file_is_validated_again(tmp_path: Path) -> None:
@@ -210,6 +212,7 @@ def make_zip(dest: Path) -> Path:
     return archive
 
 
+@pytest.mark.slow  # over 0.45 s: left out of the quick subset (pytest -m 'not slow')
 def test_zipped_import_extracts_the_data_once(tmp_path: Path) -> None:
     archive = make_zip(tmp_path)
     cache = tmp_path / "cache"
@@ -267,3 +270,19 @@ def test_one_progress_bar_implementation() -> None:
                  if f.name != "progress.py" and ("progressbar(" in (text := f.read_text(encoding="utf-8"))
                                                   or "class Progress" in text)]
     assert offenders == []
+
+
+# -- publishable distributions --------------------------------------------------------------------
+
+@pytest.mark.slow  # over 0.45 s: left out of the quick subset (pytest -m 'not slow')
+def test_fives_pure_python_builds_without_the_extension(tmp_path: Path) -> None:
+    """FIVES_PURE_PYTHON=1 leaves fives/_accel.c out of the build: the wheel is py3-none-any
+    (.ci/run builds both wheels and checks their tags with auditwheel)."""
+    probe = ("import runpy, setuptools\ngot = {}\nsetuptools.setup = lambda **kw: got.update(kw)\n"
+             "runpy.run_path('setup.py')\nprint([e.name for e in got['ext_modules']])")
+    plain = run(["-c", probe], ROOT, {"FIVES_PURE_PYTHON": ""})
+    pure = run(["-c", probe], ROOT, {"FIVES_PURE_PYTHON": "1"})
+    assert plain.returncode == pure.returncode == 0, plain.stderr + pure.stderr
+    assert (plain.stdout.strip(), pure.stdout.strip()) == ("['fives._accel']", "[]")
+    manifest = (ROOT / "MANIFEST.in").read_text(encoding="utf-8").splitlines()
+    assert "global-exclude *.so *.pyd *.dylib" in manifest  # an in-place build never reaches the sdist

@@ -70,11 +70,13 @@ def test_engine_perft_matches_table(entry: dict, row: dict) -> None:
     assert perft(entry["game"], row["depth"], entry["from"]) == PerftResult(row["nodes"], row["points"])
 
 
+@pytest.mark.slow  # over 0.45 s: left out of the quick subset (pytest -m 'not slow')
 @pytest.mark.parametrize("entry,row", list(_rows(3, max_nodes=10_000)))
 def test_simple_evaluator_perft_matches_table(entry: dict, row: dict) -> None:
     assert simple.perft(entry["game"], row["depth"], entry["from"]) == (row["nodes"], row["points"])
 
 
+@pytest.mark.slow  # over 0.45 s: left out of the quick subset (pytest -m 'not slow')
 @pytest.mark.parametrize("game", GAMES)
 def test_simple_evaluator_perft_depth_4_from_empty(game: str) -> None:
     row = ENTRIES[f"{game}-empty"]["depths"][3]
@@ -238,6 +240,7 @@ def test_cli_illegal_from(tmp_path: Path) -> None:
     assert r.stderr == f"fives: error: {path}: placement 1: tile-already-placed: [1|4] is already in the layout\n"
 
 
+@pytest.mark.slow  # over 0.45 s: left out of the quick subset (pytest -m 'not slow')
 def test_cli_check(tmp_path: Path) -> None:
     r = fives("perft", "--check", str(TABLE_PATH), "--max-depth", "2")
     assert r.returncode == 0, r.stdout + r.stderr

@@ -53,6 +53,7 @@ def test_every_play_kind_and_game_has_cases() -> None:
             assert (kind, game) in seen, f"no {kind} case for {game}"
 
 
+@pytest.mark.slow  # over 0.45 s: left out of the quick subset (pytest -m 'not slow')
 def test_full_answers_match_the_kind_schemas() -> None:
     """What the engine answers is a valid `expect` object of its kind (the protocol checks this)."""
     for case in CASES:

@@ -1,6 +1,7 @@
 """Hypothesis properties of the layout engine over random legal layouts."""
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -83,6 +84,7 @@ def test_incremental_push_pop_agrees_with_recount_and_fresh_build(game, choices,
     assert fresh["positions"] == [p.to_dict() for p in layout.positions()]
 
 
+@pytest.mark.slow  # over 0.45 s: left out of the quick subset (pytest -m 'not slow')
 @settings(max_examples=200, deadline=None)
 @given(CHOICES)
 def test_sniff_has_at_most_one_spinner_and_sum_at_most_36(choices):
@@ -91,6 +93,7 @@ def test_sniff_has_at_most_one_spinner_and_sum_at_most_36(choices):
     assert layout.sum <= 36
 
 
+@pytest.mark.slow  # over 0.45 s: left out of the quick subset (pytest -m 'not slow')
 @settings(max_examples=100, deadline=None)
 @given(GAMES, CHOICES)
 def test_int_interface_agrees_with_objects_and_with_the_simple_evaluator(game, choices):

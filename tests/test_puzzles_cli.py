@@ -25,6 +25,7 @@ def hr_set(tmp_path_factory):
     return out
 
 
+@pytest.mark.slow  # over 0.45 s: left out of the quick subset (pytest -m 'not slow')
 def test_same_seed_same_bytes(hr_set, tmp_path):
     again = tmp_path / "again.yaml"
     run("puzzles", "generate", "--game", "horse-race", "--count", "6", "--seed", "11", "--out", str(again))
@@ -43,6 +44,7 @@ def test_mix_of_kinds_and_schema(hr_set):
     assert data["puzzles"][1]["boneyard"] == []
 
 
+@pytest.mark.slow  # over 0.45 s: left out of the quick subset (pytest -m 'not slow')
 def test_every_puzzle_unique_by_both_solvers(hr_set, tmp_path):
     sniff = tmp_path / "sn.json"
     assert run("puzzles", "generate", "--game", "american-sniff", "--count", "4", "--seed", "3",
@@ -57,7 +59,7 @@ def test_every_puzzle_unique_by_both_solvers(hr_set, tmp_path):
 
 def test_verify_passes_then_names_the_tampered_puzzle(hr_set, tmp_path):
     r = run("puzzles", "verify", str(hr_set))
-    assert r.exit_code == 0 and "6 puzzle(s) verified" in r.output and "agrees on 6" in r.output
+    assert r.exit_code == 0 and "6 puzzles verified" in r.output and "agrees on 6" in r.output
     data = yaml.safe_load(hr_set.read_text())
     data["puzzles"][2]["solution_points"][0] += 1
     bad = tmp_path / "bad.yaml"
@@ -123,6 +125,7 @@ def test_to_golden(hr_set, tmp_path):
         assert case["id"].startswith("PZ-")
 
 
+@pytest.mark.slow  # over 0.45 s: left out of the quick subset (pytest -m 'not slow')
 def test_committed_files_are_valid():
     base, kind = _fixture_validator()
     doc = yaml.safe_load((paths.FIXTURES / "extremal" / "extremal.yaml").read_text())

@@ -1,9 +1,11 @@
 """Extremal sums: Sniff's 36 and 35 (seed 000), Horse Race's 75, by the relaxation search."""
+import pytest
 from fives.evaluation import evaluate
 from fives.puzzles.extremal import best, relaxation, witness
 from fives.rules import load_rules
 
 
+@pytest.mark.slow  # over 0.45 s: left out of the quick subset (pytest -m 'not slow')
 def test_sniff_bound_is_the_documents_36_and_35():
     rules = load_rules("american-sniff")
     mask = relaxation(rules)[None]
@@ -13,6 +15,7 @@ def test_sniff_bound_is_the_documents_36_and_35():
     assert r["sum"] == 35 and r["raw"] == 35
 
 
+@pytest.mark.slow  # over 0.45 s: left out of the quick subset (pytest -m 'not slow')
 def test_horse_race_witness_and_the_one_vector_the_cut_closes():
     rules = load_rules("horse-race")
     r = evaluate(rules, [p.to_dict() for p in witness("horse-race", "counted")])

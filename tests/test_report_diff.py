@@ -92,6 +92,7 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
                           cwd=ROOT, capture_output=True, text=True, timeout=300)
 
 
+@pytest.mark.slow  # over 0.45 s: left out of the quick subset (pytest -m 'not slow')
 def test_several_engines_json_and_exit_code(tmp_path: Path) -> None:
     out = tmp_path / "r.json"
     p = run("--engine", SERVE, "--engine", f"{SERVE} --mutant drawn-tile-continues", "--report", f"json:{out}",
@@ -110,6 +111,7 @@ def test_several_engines_json_and_exit_code(tmp_path: Path) -> None:
     assert any(ln.startswith("  HR-CONT-5 (A drawn tile always ends the turn): 2 cases fail (of ") for ln in last)
 
 
+@pytest.mark.slow  # over 0.45 s: left out of the quick subset (pytest -m 'not slow')
 def test_an_engine_that_cannot_start_is_reported_and_the_others_run(tmp_path: Path) -> None:
     out = tmp_path / "r.md"
     p = run("--engine", SERVE, "--engine", "/nonexistent/engine", "--report", f"markdown:{out}")
@@ -120,6 +122,7 @@ def test_an_engine_that_cannot_start_is_reported_and_the_others_run(tmp_path: Pa
     assert p.returncode == 2 and p.stderr.startswith("fives: error: --write-known-failures takes a single --engine")
 
 
+@pytest.mark.slow  # over 0.45 s: left out of the quick subset (pytest -m 'not slow')
 def test_sigterm_during_the_second_engine_leaves_valid_reports(tmp_path: Path) -> None:
     import signal
     import time

@@ -11,6 +11,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
+import pytest
 from fives.conformance.drivers import Handshake, Outcome
 from fives.conformance.failures import EngineRun
 from fives.conformance.fixtures import Case
@@ -52,9 +53,14 @@ def results() -> list[CaseResult]:
 def test_human_report_groups_by_clause_and_explains_each_failure() -> None:
     text = human(results(), HS)
     lines = text.splitlines()
-    assert lines[1] == "failing clauses, most consistently failing first (a case counts under each clause it tests):"
-    assert lines[2].startswith("  HR-SCORE-1 (") and lines[2].endswith("): 1 case errors (of 1)")
-    assert lines[3] == "  HR-CONT-5 (A drawn tile always ends the turn): 2 cases fail (of 4)"
+    # first the failures by difference pattern, each failing case once (not once per clause)
+    assert lines[1:4] == [
+        "failures by difference pattern (each failing case counted once):",
+        "  2 cases: results[].continues: false -> true; clauses HR-CONT-5 2/2, HR-DRAW-3 2/2; e.g. T-1",
+        "  1 case: errored: engine reported error; clauses HR-SCORE-1 1/1; e.g. T-4"]
+    c = lines.index("failing clauses, most consistently failing first (a case counts under each clause it tests):")
+    assert lines[c + 1].startswith("  HR-SCORE-1 (") and lines[c + 1].endswith("): 1 case errors (of 1)")
+    assert lines[c + 2] == "  HR-CONT-5 (A drawn tile always ends the turn): 2 cases fail (of 4)"
     i = lines.index("  FAILED T-1 [conformance/fixtures/play/horse-race-turn.yaml]")
     block = lines[i + 1:i + 9]
     assert block[0] == "    A drawn scoring tile ends the turn."
@@ -105,7 +111,8 @@ def test_junit_is_well_formed_with_ansi_and_nul() -> None:
 def test_markdown_escapes_html_pipes_and_newlines() -> None:
     md = to_markdown(results(), HS)
     row = next(ln for ln in md.splitlines() if ln.startswith("| `T-4` |"))
-    assert row.count(" | ") == 3 and row.endswith(" |")  # four cells: no pipe or newline broke the row
+    assert row.count(" | ") == 4 and row.endswith(" |")  # five cells: no pipe or newline broke the row
+    assert row.startswith("| `T-4` | errored | `HR-SCORE-1` | ")  # the clause on every row
     assert "<b>" not in md and "&lt;b&gt;bold&lt;/b&gt;" in row and "\\|" in row
     assert "| `HR-CONT-5` | A drawn tile always ends the turn | 2 | 0 | 4 |" in md
 
@@ -193,6 +200,7 @@ serve(sabotage)
 '''
 
 
+@pytest.mark.slow  # over 0.45 s: left out of the quick subset (pytest -m 'not slow')
 def test_hostile_engine_text_in_every_format(tmp_path: Path) -> None:
     from fives.conformance.fixtures import load_cases
     root = Path(__file__).resolve().parents[1]
@@ -214,6 +222,75 @@ def test_hostile_engine_text_in_every_format(tmp_path: Path) -> None:
     assert doc["summary"]["errored"] + doc["summary"]["failed"] == len(ids)
     md = out["markdown"].read_text()
     assert "<b>" not in md and "<i>" not in md and "\x1b" not in md
-    assert all(ln.count(" | ") == 3 for ln in md.splitlines() if ln.startswith("| `SN-FIG"))
+    assert all(ln.count(" | ") == 4 for ln in md.splitlines() if ln.startswith("| `SN-FIG"))
     page = out["html"].read_text()
     assert "<b>bold" not in page and "\x1b" not in page and "\x00" not in page
+
+
+# -- failures by difference pattern, caps that say where the rest is, layouts drawn ---------------
+LAYOUT = [{"tile": "[1|4]"}, {"tile": "[1|1]", "to": "[1|4]", "side": "low"},
+          {"tile": "[4|4]", "to": "[1|4]", "side": "high"}]
+
+
+def miscounted(cid: str) -> CaseResult:
+    """An evaluate case whose engine counts the end double [1|1] once instead of twice."""
+    from fives.evaluation import evaluate
+    want = evaluate("horse-race", LAYOUT)
+    got = json.loads(json.dumps(want))
+    for c in got["contributions"]:
+        if c["tile"] == "[1|1]":
+            c["value"] = 1
+    got["sum"] -= 1
+    case = Case(cid, "evaluate", "horse-race", ("HR-COUNT-1", "HR-COUNT-3", "HR-PLACE-1", "HR-SPIN-1"),
+                {"derived": "test"}, {"placements": LAYOUT}, want, "conformance/golden/horse-race/random-play.yaml")
+    return CaseResult(case, "failed", ["sum: differs"], Outcome("ok", got))
+
+
+def test_failures_group_by_pattern_each_case_once() -> None:
+    from fives.conformance.failures import group_failures, load_clause_book
+    groups = group_failures([miscounted("E-1"), miscounted("E-2"), *results()], load_clause_book())
+    assert [(g.key, g.count) for g in groups] == [
+        ("contributions[].value: number -> number", 2),
+        ("results[].continues: false -> true", 2),
+        ("errored: engine reported error", 1)]
+    assert sum(g.count for g in groups) == 5  # four clauses each, yet every failure counts once
+    assert groups[0].clauses[0] == ("HR-COUNT-1", 2)
+    # a caller (a diagnosis) can pass causes in; what it does not name keeps its pattern
+    by_cause = group_failures([miscounted("E-1"), *results()], load_clause_book(),
+                              cause_of=lambda ex: "end double counted once" if ex.result.case.kind == "evaluate" else None)
+    assert [g.key for g in by_cause][:2] == ["results[].continues: false -> true", "end double counted once"]
+
+
+def test_html_draws_each_failing_layout_with_the_differing_tile_marked() -> None:
+    runs = [EngineRun("fives serve", [passed("T-3")], HS), EngineRun("fives serve --mutant m", [miscounted("E-1")], HS)]
+    page = SEVERAL["html"](runs)
+    assert "http://" not in page and "<script" not in page
+    assert '<table id="patterns">' in page
+    assert '<tr data-pattern="contributions[].value: number -&gt; number">' in page
+    assert '<figure class="layout" data-case="E-1" data-marked="[1|1]">' in page
+    assert page.count('class="fives-layout"') == 1 and 'data-tiles="3"' in page
+    assert "<td>contributions[tile=[1|1]].value</td><td>2</td><td>1</td>" in page
+    # an all-pass page has no such section
+    clean = SEVERAL["html"]([EngineRun("fives serve", [passed("T-3")], HS)])
+    assert "patterns" not in clean and "fives-layout" not in clean and "figure.layout" not in clean
+
+
+def test_caps_say_how_many_more_and_where() -> None:
+    from fives.conformance import html_patterns
+    many = [miscounted(f"E-{i:03d}") for i in range(html_patterns.PATTERN_CASES + 5)]
+    page = FORMATS["html"](many, HS, False)
+    assert "… and 5 more cases with this pattern, not listed here" in page
+    assert page.count('class="fives-layout"') == html_patterns.DRAWN_CASES
+    md = to_markdown([miscounted(f"E-{i:03d}") for i in range(205)], HS)
+    assert "… and 5 more failures, not listed here: every failing case, explained, is in the JSON report" in md
+    assert md.count("| `HR-COUNT-1` | conformance/golden") == 0 and md.count(" | `HR-COUNT-1` | ") == 200
+    doc = json.loads(to_json(many, HS))
+    assert doc["failures_by_pattern"][0]["cases"] == len(many) and len(doc["failures_by_pattern"][0]["ids"]) == len(many)
+    text = human([miscounted(f"E-{i:03d}") for i in range(55)], HS)
+    assert "  ... and 5 more (use --report json for all)" in text
+
+
+def test_all_pass_reports_have_no_pattern_sections() -> None:
+    ok = [passed("T-1"), passed("T-2")]
+    assert "failures_by_pattern" not in to_json(ok, HS)
+    assert "pattern" not in to_markdown(ok, HS) and "pattern" not in human(ok, HS)

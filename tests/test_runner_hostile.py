@@ -101,6 +101,7 @@ SCENARIOS = {
 }
 
 
+@pytest.mark.slow  # over 0.45 s: left out of the quick subset (pytest -m 'not slow')
 @pytest.mark.parametrize("name", list(SCENARIOS))
 def test_a_hostile_reply_errors_only_its_case(tmp_path, name):
     (script, *opts), message, raw = SCENARIOS[name]
@@ -127,13 +128,16 @@ def test_a_child_left_holding_the_pipes_at_exit_does_not_hang_the_end(tmp_path):
     assert len(children) == 1 and wait_dead(children)
 
 
-def test_an_unpaired_surrogate_is_a_wrong_answer_written_as_strict_json(tmp_path):
+@pytest.mark.slow  # over 0.45 s: left out of the quick subset (pytest -m 'not slow')
+def test_an_unpaired_surrogate_is_an_invalid_reply_written_as_strict_json(tmp_path):
+    """Issue 21: every reader refuses a lone surrogate, so such a reply is not an answer."""
     r = run(tmp_path, "--engine", engine("bad_utf8.py", "--surrogate", "--case", TARGET))
-    assert r.code == 1 and [x["id"] for x in r.results] == IDS
-    bad = next(x for x in r.results if x["id"] == TARGET)
-    assert bad["status"] == "failed" and bad["actual"] == {"error": {"code": "\\ud800"}}
+    bad = assert_only_target_errored(r, "invalid reply: string '\\ud800' holds a lone surrogate "
+                                        "(half of a UTF-16 pair), which is not a Unicode character")
+    assert bad["actual"] is None and '"code": "\\ud800"' in bad["raw"]  # the raw reply is kept, as JSON escapes
 
 
+@pytest.mark.slow  # over 0.45 s: left out of the quick subset (pytest -m 'not slow')
 def test_control_characters_reach_the_reports_escaped_and_valid(tmp_path):
     junit = tmp_path / "out.xml"
     r = run(tmp_path, "--engine", engine("controls.py", "--case", TARGET), "--report", f"junit:{junit}")
@@ -146,10 +150,20 @@ def test_control_characters_reach_the_reports_escaped_and_valid(tmp_path):
     assert root.get("errors") == "1" and root.get("tests") == str(N)
 
 
+def assert_not_started(r: Run, ids: list[str]) -> None:
+    """A failed handshake still writes the reports and the results: every case errored (issue 21)."""
+    assert [x["id"] for x in r.results] == ids
+    assert all(x["status"] == "errored" and x["message"].startswith("engine did not start: handshake failed: ")
+               for x in r.results)
+    assert r.report is not None and r.report["summary"]["errored"] == len(ids) and r.report["summary"]["passed"] == 0
+
+
+@pytest.mark.slow  # over 0.45 s: left out of the quick subset (pytest -m 'not slow')
 @pytest.mark.parametrize("script", ["deep.py", "huge_int.py"])
 def test_a_hostile_handshake_is_one_line_and_exit_3(tmp_path, script):
     r = run(tmp_path, "--engine", engine(script, "--hello"))
-    assert r.code == 3 and r.seconds < WALL and r.results == []
+    assert r.code == 3 and r.seconds < WALL
+    assert_not_started(r, IDS)
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith(f"fives: error: engine {engine(script, '--hello')!r}: "
                                                    "handshake failed: invalid reply: ")
@@ -157,6 +171,7 @@ def test_a_hostile_handshake_is_one_line_and_exit_3(tmp_path, script):
 
 # -- SIGTERM ----------------------------------------------------------------------------------
 
+@pytest.mark.slow  # over 0.45 s: left out of the quick subset (pytest -m 'not slow')
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_sigterm_mid_run_writes_valid_reports_and_exits_143(tmp_path, jobs):
     report, junit, results = tmp_path / "r.json", tmp_path / "r.xml", tmp_path / "f.jsonl"
@@ -184,6 +199,7 @@ def test_sigterm_mid_run_writes_valid_reports_and_exits_143(tmp_path, jobs):
 
 # -- output paths are checked before the suite loads ------------------------------------------
 
+@pytest.mark.slow  # over 0.45 s: left out of the quick subset (pytest -m 'not slow')
 @pytest.mark.parametrize("option", ["--results", "--report", "--write-known-failures"])
 def test_an_unwritable_output_is_refused_before_loading(tmp_path, option):
     missing = tmp_path / "no-such-folder" / "out"
@@ -196,8 +212,52 @@ def test_an_unwritable_output_is_refused_before_loading(tmp_path, option):
     assert r.code == 2 and r.stderr.strip().splitlines() == [f"fives: error: {tmp_path}: is a directory"]
 
 
+def _plain_run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "fives.cli", "conformance", "run", "-q", *args], cwd=ROOT,
+                          capture_output=True, text=True, timeout=90)
+
+
+@pytest.mark.slow  # over 0.45 s: left out of the quick subset (pytest -m 'not slow')
+@pytest.mark.parametrize("option", ["--results", "--report", "--write-known-failures"])
+def test_an_output_that_is_an_input_of_the_run_is_refused(tmp_path, option):
+    suite = tmp_path / "suite"
+    suite.mkdir()
+    fixture = suite / FIXTURE.name
+    fixture.write_bytes(FIXTURE.read_bytes())
+    for given in (fixture, suite):  # the fixture file itself, or the folder it is found in
+        value = f"json:{fixture}" if option == "--report" else str(fixture)
+        p = _plain_run("--fixtures", str(given), option, value)
+        assert p.returncode == 2 and p.stderr.splitlines() == [
+            f"fives: error: {fixture}: is an input of this run ({given}): an output never replaces what is being run"]
+        assert fixture.read_bytes() == FIXTURE.read_bytes()
+    p = _plain_run("--fixtures", str(suite), option, f"json:{suite / 'new.json'}" if option == "--report"
+                   else str(suite / "new.yaml"))  # a new file is no input: written
+    assert p.returncode == 0, p.stderr
+
+
+@pytest.mark.slow  # over 0.45 s: left out of the quick subset (pytest -m 'not slow')
+def test_known_failures_may_be_rewritten_only_by_write_known_failures(tmp_path):
+    known = tmp_path / "known.yaml"
+    known.write_text("known_failures: {}\n")
+    p = _plain_run("--fixtures", str(FIXTURE), "--known-failures", str(known), "--results", str(known))
+    assert p.returncode == 2 and "is an input of this run" in p.stderr and known.read_text() == "known_failures: {}\n"
+    p = _plain_run("--fixtures", str(FIXTURE), "--known-failures", str(known), "--write-known-failures", str(known))
+    assert p.returncode == 0, p.stderr
+    assert known.read_text().startswith("# Known failures")
+
+
+@pytest.mark.slow  # over 0.45 s: left out of the quick subset (pytest -m 'not slow')
+def test_two_outputs_naming_one_file_are_refused(tmp_path):
+    out = tmp_path / "out.json"
+    p = _plain_run("--fixtures", str(FIXTURE), "--results", str(out), "--report", f"json:{out}")
+    assert p.returncode == 2 and p.stderr.splitlines() == [
+        f"fives: error: {out}: named for two outputs ({out} and {out}): each needs its own file"]
+    assert not out.exists()
+
+
 # -- the in-process engine honours --timeout ---------------------------------------------------
 
+@pytest.mark.slow  # over 0.45 s: left out of the quick subset (pytest -m 'not slow')
 def test_the_in_process_engine_stops_a_case_over_its_timeout(tmp_path):
     deep, quick = "PERFT-horse-race-empty-D6", "PERFT-horse-race-empty-D1"
     r = run(tmp_path, "--slow", "--timeout", "0.5", "--id", deep, "--id", quick, fixture=None)
@@ -207,6 +267,7 @@ def test_the_in_process_engine_stops_a_case_over_its_timeout(tmp_path):
     assert r.case(deep)["message"] == "no answer within 0.5s (timeout; the case was stopped; --timeout 0: no limit)"
 
 
+@pytest.mark.slow  # over 0.45 s: left out of the quick subset (pytest -m 'not slow')
 def test_a_deadline_stops_a_python_loop_and_nothing_leaks_after():
     runner = DeadlineRunner()
 
@@ -234,6 +295,7 @@ def comparable(r: Run) -> tuple[Any, ...]:
     return ([drop(x) for x in r.results], [drop(c) for c in r.report["cases"]], r.report["summary"], r.stdout, r.code)
 
 
+@pytest.mark.slow  # over 0.45 s: left out of the quick subset (pytest -m 'not slow')
 @pytest.mark.parametrize("mode", [[], ["--oneshot"]], ids=["persistent", "oneshot"])
 def test_jobs_do_not_change_the_output(tmp_path, mode):
     # a crash (persistent: the engine is restarted) or an error reply (one-shot) in one case,

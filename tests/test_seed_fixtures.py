@@ -14,6 +14,7 @@ KINDS = load_kinds()
 CASES = load_cases()
 
 
+@pytest.mark.slow  # over 0.45 s: left out of the quick subset (pytest -m 'not slow')
 def test_lint_passes_and_ids_unique():
     count, problems = lint()
     assert problems == []
@@ -26,7 +27,9 @@ QUICK = [c for c in CASES if "slow" not in c.tags]  # deep perft rows: benchmark
 @pytest.mark.parametrize("case", QUICK, ids=[c.id for c in QUICK])
 def test_case_passes_on_reference_engine(case):
     kind = KINDS[case.kind]
-    assert kind.compare(case.expect, kind.run(load_rules(case.game), case.input, {})) == []
+    from fives.profiles import rules_under  # a variant case plays under its own rules
+
+    assert kind.compare(case.expect, kind.run(rules_under(case.rules, case.game), case.input, {})) == []
 
 
 @pytest.mark.parametrize("seed,game", [("000_751b9fb83a3774b3.txt", "american-sniff"),

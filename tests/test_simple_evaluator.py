@@ -107,6 +107,7 @@ def _random_layouts(game: str, count: int, seed: int):
         yield i, layout, records
 
 
+@pytest.mark.slow  # over 0.45 s: left out of the quick subset (pytest -m 'not slow')
 @pytest.mark.parametrize("game", GAMES)
 def test_random_layouts_agree(game: str) -> None:
     params = simple.game_parameters(game)

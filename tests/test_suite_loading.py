@@ -87,7 +87,7 @@ def test_a_damaged_entry_is_ignored_and_rewritten(cache: FixtureCache, tmp_path:
     load_cases([f], cache=cache)
     (entry,) = cache.folder.glob("*.json")
     blob = entry.read_bytes()
-    if damage == "flip":  # same length, one digit of the body changed: the digest catches it
+    if damage == "flip":  # same length, one digit of the body changed: the MAC catches it
         i = blob.rindex(b"10")
         blob = blob[:i] + b"15" + blob[i + 2:]
     elif damage == "truncate":
@@ -152,6 +152,7 @@ def test_a_document_json_cannot_hold_is_not_cached(cache: FixtureCache) -> None:
 
 
 # -- validators ---------------------------------------------------------------------------------
+@pytest.mark.slow  # over 0.45 s: left out of the quick subset (pytest -m 'not slow')
 def test_compiled_validators_agree_with_jsonschema_on_the_fixtures() -> None:
     """Every committed fixture file (not the golden suites: slow under jsonschema) passes both."""
     kinds = load_kinds()
@@ -237,6 +238,7 @@ def test_same_is_equality_of_the_json_text() -> None:
             assert same(a, b) == (canonical(a) == canonical(b)), (a, b)
 
 
+@pytest.mark.slow  # over 0.45 s: left out of the quick subset (pytest -m 'not slow')
 def test_the_whole_default_suite_loads_with_unique_ids(tmp_path: Path) -> None:
     store = FixtureCache(tmp_path / "c")
     cases = load_cases(cache=store)
@@ -270,6 +272,7 @@ _json = st.recursive(st.none() | st.booleans() | st.integers(-3, 3) | st.sampled
                      max_leaves=12)
 
 
+@pytest.mark.slow  # over 0.45 s: left out of the quick subset (pytest -m 'not slow')
 @settings(max_examples=400, deadline=None)
 @given(_json, _json)
 def test_compare_subset_reports_what_the_serialising_comparison_did(want: Any, got: Any) -> None:

@@ -223,6 +223,7 @@ def full_layout(game: str, seed: int) -> Layout:
     raise AssertionError("no random play reached 28 tiles")
 
 
+@pytest.mark.slow  # over 0.45 s: left out of the quick subset (pytest -m 'not slow')
 @pytest.mark.parametrize("game", GAMES)
 def test_many_28_tile_layouts_fit_the_default_page(game: str) -> None:
     """Geometry only (fast): 100 random 28-tile layouts per game, no overlap, all on the default page."""
@@ -240,6 +241,7 @@ def test_many_28_tile_layouts_fit_the_default_page(game: str) -> None:
             assert not any(b.overlaps(o) for o in boxes[:i])
 
 
+@pytest.mark.slow  # over 0.45 s: left out of the quick subset (pytest -m 'not slow')
 @pytest.mark.parametrize("game", GAMES)
 def test_full_layout_pictures(game: str) -> None:
     for seed in (67,) + tuple(range(500, 510)):  # 67: Horse Race needs stretched joints there

@@ -90,6 +90,7 @@ def test_unreachable_theme_is_one_line_exit_2(args: list[str], words: str, tmp_p
     assert reachable("spinner-half", ["horse-race", "american-sniff"], None) is None
 
 
+@pytest.mark.slow  # over 0.45 s: left out of the quick subset (pytest -m 'not slow')
 def test_book_filters_by_theme(tmp_path: Path) -> None:
     sample = ROOT / "puzzles" / "book-sample.yaml"
     want = [pz.id for _, pz in load_set(sample)[1] if "branch" in pz.themes]

@@ -14,7 +14,7 @@ import sys
 import click
 
 from fives import __version__
-from fives.support.errors import EXIT_INTERRUPTED, EXIT_TERMINATED, Terminated, UserError
+from fives.support.errors import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_TERMINATED, Terminated, UserError
 
 #: command name -> (module in fives.cli that registers it, its short help: the first sentence
 #: of its help text, exactly as click would show it).
@@ -23,6 +23,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
                        "puzzle with its diagram, hand, target and difficulty; solutions with their diagrams at the "
                        "back; inline SVG, no external files; cards never split across printed pages."),
     "conformance": ("conformance", "Conformance fixtures: run them against an engine, lint them, measure coverage."),
+    "data": ("data", "The samples bundled in the package: puzzle sets, fixtures, the golden suite, the perft "
+                     "table, the JavaScript example engine, the seeds and the spec."),
     "evaluate": ("evaluate", "Evaluate the layout in FILE (YAML or JSON; `-` for stdin): a list of placements."),
     "golden": ("golden", "Golden suites: large generated conformance fixtures, deterministic from a seed."),
     "perft": ("perft", "Count the distinct legal placement sequences of length DEPTH (perft)."),
@@ -33,6 +35,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
                          "each counted contribution, a hollow dot for each legal position that does not count, an "
                          "orange frame for each spinner double."),
     "replay": ("play", "Re-check a game record against the rules, event by event."),
+    "rules": ("rules", "Rule profiles: what each says per rule dimension, and which shipped cases they answer "
+                       "differently."),
     "score-svg": ("render", "Draw scores as SVG: the Sniff tally (a stroke per 5 raw points, 50 points as a large X "
                             "with a small x in each of the four spaces around it) or a pegging board (a hole per 5 "
                             "raw points up to the target, front peg at the score, back peg at the score before)."),
@@ -48,6 +52,23 @@ class FivesGroup(click.Group):
 
     def invoke(self, ctx: click.Context) -> object:
         try:
+            try:
+                return self._invoke_command(ctx)
+            finally:  # here, not at interpreter exit, where a failed flush is a traceback and exit 120
+                _flush_stdout()
+        except OSError as e:  # a full disk, a closed pipe, an unreadable file the command did not name
+            from fives.support.writing import discard_stdout, os_error_line
+
+            line = f"fives: error: {os_error_line(e, _stdout_failed())}"
+            discard_stdout()
+            try:
+                click.echo(line, err=True)
+            except OSError:  # stderr is on the full disk too: the exit code still says it
+                pass
+            sys.exit(EXIT_BAD_INPUT)
+
+    def _invoke_command(self, ctx: click.Context) -> object:
+        try:
             return super().invoke(ctx)
         except UserError as e:
             from fives.support.sanitize import message_line  # one bounded line always: input text may hold newlines, ESC
@@ -57,8 +78,23 @@ class FivesGroup(click.Group):
         except KeyboardInterrupt as e:  # Ctrl-C; or SIGTERM where a command handles it (Terminated)
             click.echo("fives: interrupted", err=True)
             sys.exit(EXIT_TERMINATED if isinstance(e, Terminated) else EXIT_INTERRUPTED)
-        except BrokenPipeError:
-            sys.exit(0)
+
+    def main(self, *args: object, standalone_mode: bool = True, **kwargs: object) -> object:
+        # click would print its three-line Usage/Error block: one `fives: error:` line instead,
+        # with "did you mean" (fives/cli/_usage.py); exit 2 as click does
+        if not standalone_mode:
+            return super().main(*args, standalone_mode=False, **kwargs)  # type: ignore[call-overload]
+        try:
+            rv = super().main(*args, standalone_mode=False, **kwargs)  # type: ignore[call-overload]
+        except click.ClickException as e:
+            from fives.cli._usage import usage_line
+
+            click.echo(usage_line(e), err=True)
+            sys.exit(e.exit_code)
+        except click.Abort:
+            click.echo("fives: interrupted", err=True)
+            sys.exit(EXIT_INTERRUPTED)
+        sys.exit(rv if isinstance(rv, int) else 0)  # an int here is ctx.exit(code) (--help: 0)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(set(self.commands) | set(COMMANDS))
@@ -94,6 +130,24 @@ class FivesGroup(click.Group):
                 rows.append((name, self.commands[name].get_short_help_str(limit)))
         with formatter.section("Commands"):
             formatter.write_dl(rows)
+
+
+def _flush_stdout() -> None:
+    stream = sys.stdout
+    if stream is not None:
+        try:
+            stream.flush()
+        except ValueError:  # already closed (by the command): nothing left to write
+            pass
+
+
+def _stdout_failed() -> bool:
+    """Whether standard output is what failed: its buffer still cannot be written."""
+    try:
+        _flush_stdout()
+    except OSError:
+        return True
+    return False
 
 
 def _short(text: str, limit: int) -> str:

@@ -3,9 +3,11 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any, Callable
 
 import click
 
+from fives.cli._samples import fixture_roots
 from fives.conformance.drivers import EngineStartError
 from fives.conformance.process import make_engine
 from fives.support.errors import (
@@ -25,6 +27,8 @@ from fives.conformance.runner import (
     CaseResult,
     ResultStream,
     check_outputs,
+    not_started,
+    write_not_started,
     load_known_failures,
     run_cases,
     sigterm_as_interrupt,
@@ -33,6 +37,12 @@ from fives.conformance.runner import (
 )
 from fives.conformance.selection import CaseFilters, listing, load_selection
 from fives.cli._case_filters import case_filter_options
+from fives.cli._document import document_out
+from fives.conformance.fixtures import Case
+from fives.conformance.stopping import StopRun, stop_after
+from fives.support.colour import wants_colour
+from fives.support.wording import plural
+from fives.cli._rules_option import rules_option
 
 
 @click.group("conformance")
@@ -46,7 +56,9 @@ def _report_targets(reports: tuple[str, ...]) -> list[tuple[str, str | None]]:
         fmt, _, path = spec.partition(":")
         if fmt not in FORMATS:
             raise UserError(f"--report {spec}: unknown format {fmt!r} (one of {', '.join(FORMATS)}; add :FILE to write a file)")
-        out.append((fmt, path or None))
+        if fmt == "html" and not path:  # a page, not lines: never poured onto a terminal by default
+            document_out(None, "an HTML report", "--report html:FILE", "--report html:-")
+        out.append((fmt, None if path in ("", "-") else path))
     if sum(1 for _, p in out if p is None) > 1:
         raise UserError("only one --report may go to standard output; give the others a file: --report junit:out.xml")
     return out
@@ -59,7 +71,7 @@ def _report_targets(reports: tuple[str, ...]) -> list[tuple[str, str | None]]:
 @click.option("--timeout", type=float, default=None, help="Seconds an engine may take per case before it is killed and restarted (its whole process group); the in-process reference engine stops the case. 0: no limit. Default 10, except that slow cases run in process (--slow: deep perft rows, minutes by design) then have no limit.")
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True, help="Engine processes run at once (with --engine, persistent or --oneshot); the output, results and reports do not depend on N. The in-process engine runs one case at a time.")
 @click.option("--validate", is_flag=True, help="Check every message both ways against spec/protocol/*.schema.json and the kind schemas.")
-@click.option("--fixtures", "roots", multiple=True, type=click.Path(path_type=Path),
+@click.option("--fixtures", "roots", multiple=True, type=fixture_roots(),
               help="Fixture file or folder (repeatable). Default: conformance/fixtures and conformance/golden.")
 @case_filter_options
 @click.option("--report", "reports", multiple=True, metavar="FORMAT[:FILE]",
@@ -72,15 +84,28 @@ def _report_targets(reports: tuple[str, ...]) -> list[tuple[str, str | None]]:
               help="Write every failing or erroring case of this run to a known-failures file.")
 @click.option("--no-verify", "no_verify", is_flag=True,
               help="Run golden suites even if they do not match their manifest.yaml (by default such a suite, or golden files with no manifest, is refused: exit 2).")
+@rules_option
+@click.option("--unchanged-only", is_flag=True,
+              help="With --rules: run only the cases the profile does not change (the others are skipped, reason given): for an engine that plays the seeds' rules only.")
+@click.option("-v", "--verbose", "verbose", count=True, help="Also print the tables per rule area and per file.")
+@click.option("-q", "--quiet", "quiet", count=True, help="Print the final line alone.")
+@click.option("-x", "--exitfirst", "exitfirst", is_flag=True, help="Stop at the first failing or erroring case (--maxfail 1).")
+@click.option("--maxfail", type=click.IntRange(min=1), metavar="N",
+              help="Stop after N failing or erroring cases (known failures do not count); the reports cover the cases that ran.")
+@click.option("--lf", "--last-failed", "last_failed", is_flag=True,
+              help="Run only the cases that failed or errored in this engine command's last run (kept per engine command "
+                   "in the user's cache folder); all selected cases when there is no record or it lists none of them.")
 def run_cmd(commands: tuple[str, ...], oneshot: bool, timeout: float | None, jobs: int, validate: bool, roots: tuple[Path, ...],
             ids: tuple[str, ...], games: tuple[str, ...], kinds_: tuple[str, ...], caps: tuple[str, ...], slow: bool,
             reports: tuple[str, ...], results_path: str | None, known_path: str | None, write_known: str | None,
-            no_verify: bool) -> None:
+            no_verify: bool, profile: Any, unchanged_only: bool, verbose: int, quiet: int, exitfirst: bool,
+            maxfail: int | None, last_failed: bool) -> None:
     """Run every conformance case through an engine and report.
 
-    Prints the failing clauses, a summary per rule area and per file, each failure explained
-    (description, clauses with their seed quotes, a difference per path), and a final line
-    `N passed, N failed, N errored, N skipped`. With several --engine the suite runs once per
+    Prints the engine, the failing clauses, each failure explained (description, clauses
+    with their seed quotes, a difference per path), and a final line `N passed, N failed,
+    N errored, N skipped` (in colour on a terminal; NO_COLOR, FORCE_COLOR); -v adds a summary
+    per rule area and per file, -q prints the final line alone. With several --engine the suite runs once per
     engine and the reports compare them (--report html:FILE: a clause x engine matrix). Exit 0 when nothing failed or
     errored (known failures excepted), 1 otherwise, 2 for bad fixtures or options, 3 when
     the engine never completed its handshake, 130 when interrupted by Ctrl-C and 143 by
@@ -89,27 +114,48 @@ def run_cmd(commands: tuple[str, ...], oneshot: bool, timeout: float | None, job
     signals = sigterm_as_interrupt()
     click.get_current_context().call_on_close(signals.restore)
     targets = _report_targets(reports)
-    check_outputs([results_path, write_known, *(p for _, p in targets)])  # before the suite loads
+    if unchanged_only and profile is None:
+        raise UserError("--unchanged-only needs --rules PROFILE")
+    check_outputs([results_path, write_known, *(p for _, p in targets)], inputs=roots)  # before the suite loads
+    check_outputs([results_path, *(p for _, p in targets)], inputs=[known_path])  # --write-known-failures may update it
     kinds = load_kinds()
     if not no_verify:
         from fives.conformance.golden.manifest import check_fixture_roots
         check_fixture_roots(roots or None)
-    chosen = load_selection(list(roots) or None, CaseFilters(ids, games, kinds_, caps, slow), kinds)
+    verbosity = -1 if quiet > verbose else min(verbose - quiet, 1)
+    limit = 1 if exitfirst else maxfail
+    if last_failed and len(commands) > 1:
+        raise UserError("--lf takes a single --engine (each engine command keeps its own record: run them one by one)")
+    with Progress(None, "conformance: loading the suite"):
+        chosen = load_selection(list(roots) or None, CaseFilters(ids, games, kinds_, caps, slow), kinds)
     cases, left_out = chosen.cases, chosen.slow_left_out
-    if left_out:
-        click.echo(f"({left_out} slow cases left out: add --slow to run them)", err=True)
+    slow_note = (f"({left_out} slow case{_s(left_out)} left out: add --slow to run {'it' if left_out == 1 else 'them'})"
+                 if left_out and verbosity >= 0 else "")
     known = load_known_failures(known_path) if known_path else {}
+    plan = None
+    if profile is not None:  # the expectations under the profile, from the reference engine under it
+        from fives.conformance.expected_under import plan_under
+        cases, plan = plan_under(profile, cases, kinds, unchanged_only)
     if len(commands) > 1:
         from fives.cli.several_engines import run_several
+        if slow_note:
+            click.echo(slow_note, err=True)
         code = run_several(commands, cases, kinds, known, targets, oneshot, timeout, validate, results_path, write_known,
-                           jobs=jobs)
+                           jobs=jobs, plan=plan, verbosity=verbosity, maxfail=limit)
         sys.exit(EXIT_TERMINATED if code == EXIT_INTERRUPTED and signals.terminated else code)
     command = commands[0] if commands else None
-    engine = make_engine(command, oneshot, timeout, validate)
+    lf_note = ""
+    if last_failed:
+        cases, lf_note = _last_failed(command, cases)
+    engine = make_engine(command, oneshot, timeout, validate, profile)
     try:
         handshake = engine.start()
     except EngineStartError as e:
+        write_not_started(not_started(cases, str(e), known), targets, results_path, FORMATS, plan)
         raise UserError(f"engine {command!r}: {e}", EXIT_ENGINE) from None
+    for note in (slow_note, lf_note if verbosity >= 0 else ""):  # after the engine started: its error comes alone
+        if note:
+            click.echo(note, err=True)
     try:
         stream = ResultStream(results_path)
     except BaseException:
@@ -117,31 +163,41 @@ def run_cmd(commands: tuple[str, ...], oneshot: bool, timeout: float | None, job
         raise
     done: list[CaseResult] = []
     interrupted = False
+    stopped: str | None = None
     human_out = sys.stderr if any(p is None for _, p in targets) else sys.stdout
     try:
         with Progress(len(cases), "conformance") as bar:
-            def on_result(r: CaseResult) -> None:
-                done.append(r)
-                stream(r)
-                bar.advance(note=r.case.id)
-            run_cases(engine, cases, kinds, on_result, known, jobs=jobs)
+            on_result = stop_after(limit, _collect(done, stream, bar))
+            run_cases(engine, cases, kinds, on_result, known, jobs=jobs, plan=plan)
+    except StopRun as e:
+        stopped = e.line(len(cases) - len(done))
+        engine.abort()  # cases still running in other engine processes are not waited for
     except KeyboardInterrupt:  # Ctrl-C, or SIGTERM (Terminated)
         interrupted = True
         engine.abort()
     finally:
         with signals_held():
             engine.close()
+            failed: list[OSError] = []  # a full stdout must not cost the file reports: raised after them
             try:
-                click.echo(human(done, handshake, interrupted), file=human_out)
+                colour = wants_colour(human_out)
+                _echo(failed, human(done, handshake, interrupted, plan=plan, verbosity=verbosity, colour=colour,
+                                    stopped=stopped), file=human_out, color=colour)
                 for fmt, path in targets:
-                    text = FORMATS[fmt](done, handshake, interrupted)
+                    text = FORMATS[fmt](done, handshake, interrupted, plan=plan)
                     if path:
                         write_output(text, path)
                     else:
-                        click.echo(text)
+                        _echo(failed, text)
                 if write_known:
                     n = write_known_failures(write_known, done)
-                    click.echo(f"wrote {n} known failure(s) to {write_known}", file=sys.stderr)
+                    click.echo(f"wrote {n} known failure{_s(n)} to {write_known}", file=sys.stderr)
+                from fives.conformance.last_failed import update
+                cache_note = update(command, done)
+                if cache_note and verbosity >= 0:
+                    click.echo(f"fives: note: {cache_note}", err=True)
+                if failed:
+                    raise failed[0]
             finally:
                 stream.close()  # last: a --results write error must not cost the reports
     if interrupted:
@@ -150,33 +206,86 @@ def run_cmd(commands: tuple[str, ...], oneshot: bool, timeout: float | None, job
         sys.exit(EXIT_FAILURES)
 
 
+def _echo(failed: list[OSError], text: str, **options: Any) -> None:
+    try:
+        click.echo(text, **options)
+    except OSError as e:
+        failed.append(e)
+
+
+def _s(n: int) -> str:
+    return "" if n == 1 else "s"
+
+
+def _collect(done: list[CaseResult], stream: ResultStream, bar: Progress) -> Callable[[CaseResult], None]:
+    def on_result(r: CaseResult) -> None:
+        done.append(r)
+        stream(r)
+        bar.advance(note=r.case.id)
+    return on_result
+
+
+def _last_failed(command: str | None, cases: list[Case]) -> tuple[list[Case], str]:
+    """--lf: the selected cases that failed last time, and a note saying what runs."""
+    from fives.conformance.last_failed import load
+
+    failed, why = load(command)
+    if failed is None:
+        return cases, f"(--lf: {why}: running all {len(cases)} selected case{_s(len(cases))})"
+    ids = set(failed)
+    again = [c for c in cases if c.id in ids]
+    if not again:
+        return cases, (f"(--lf: no selected case failed last time: running all {len(cases)} "
+                       f"selected case{_s(len(cases))})")
+    return again, (f"(--lf: running the {len(again)} case{_s(len(again))} that failed last time; "
+                   f"{len(cases) - len(again)} left out)")
+
+
 @conformance.command("list")
-@click.option("--fixtures", "roots", multiple=True, type=click.Path(path_type=Path),
+@click.option("--fixtures", "roots", multiple=True, type=fixture_roots(),
               help="Fixture file or folder (repeatable). Default: conformance/fixtures, conformance/golden and conformance/perft.")
 @case_filter_options
 @click.option("--json", "as_json", is_flag=True,
-              help="Print a JSON array of {id, kind, game, clauses, capability, file, tags}.")
+              help="Print a JSON array of {id, kind, game, clauses, capability, file, tags} (with --rules also under_rules).")
+@rules_option
 def list_cmd(roots: tuple[Path, ...], ids: tuple[str, ...], games: tuple[str, ...], kinds_: tuple[str, ...],
-             caps: tuple[str, ...], slow: bool, as_json: bool) -> None:
+             caps: tuple[str, ...], slow: bool, as_json: bool, profile: Any) -> None:
     """List the cases `conformance run` would run with the same filters, one per line (ID,
     kind, game, clauses), without running anything. Exit 2 for a filter the suite has no
-    case of, or filters that together select nothing."""
+    case of, or filters that together select nothing. With --rules P each case also says
+    whether P changes its expectation ("expected under P") or makes its input illegal."""
     kinds = load_kinds()
     chosen = load_selection(list(roots) or None, CaseFilters(ids, games, kinds_, caps, slow), kinds)
+    under = {}
+    if profile is not None:
+        from fives.conformance.expected_under import plan_under
+        _, plan = plan_under(profile, chosen.cases, kinds)
+        under = {c.id: "changed" if c.id in plan.changed else "illegal" if c.id in plan.illegal else "unchanged"
+                 for c in chosen.cases}
     if as_json:
         import json
-        click.echo(json.dumps(listing(chosen.cases, kinds), indent=1))
+        rows = listing(chosen.cases, kinds)
+        for row in rows if under else []:
+            row["under_rules"] = under[row["id"]]
+            if row["id"] in plan.illegal:
+                row["illegal"] = plan.illegal[row["id"]]
+        click.echo(json.dumps(rows, indent=1))
     elif chosen.cases:
         width = max(len(c.id) for c in chosen.cases)
+        note = {"changed": f"  (expected under {getattr(profile, 'name', '')})",
+                "illegal": f"  (illegal under {getattr(profile, 'name', '')})", "unchanged": ""}
         click.echo("\n".join(f"{c.id:<{width}}  {c.kind:<16}  {c.game:<14}  {', '.join(c.clauses)}"
-                             for c in chosen.cases))
+                             + (note[under[c.id]] if under else "") for c in chosen.cases))
     slow_note = f" ({chosen.slow_left_out} slow cases left out: add --slow)" if chosen.slow_left_out else ""
     count = len(chosen.cases)
+    if under:
+        slow_note += (f"; under {profile.name}: {sum(v == 'changed' for v in under.values())} expected under it, "
+                      f"{sum(v == 'illegal' for v in under.values())} illegal")
     click.echo(f"{count} case{'' if count == 1 else 's'}{slow_note}", err=True)
 
 
 @conformance.command("lint")
-@click.argument("roots", nargs=-1, type=click.Path(path_type=Path))
+@click.argument("roots", nargs=-1, type=fixture_roots())
 def lint_cmd(roots: tuple[Path, ...]) -> None:
     """Validate fixture files against conformance/schema/, check IDs are unique, clauses
     exist in spec/rules.md and every seed quote is verbatim under its heading. Exit 2 on
@@ -184,13 +293,13 @@ def lint_cmd(roots: tuple[Path, ...]) -> None:
     count, problems = lint(roots or None)
     for p in problems:
         click.echo(p, err=True)
-    click.echo(f"{count} cases, {len(problems)} problems")
+    click.echo(f"{plural(count, 'case')}, {plural(len(problems), 'problem')}")
     if problems:
         sys.exit(EXIT_BAD_INPUT)
 
 
 @conformance.command("coverage")
-@click.option("--fixtures", "roots", multiple=True, type=click.Path(path_type=Path),
+@click.option("--fixtures", "roots", multiple=True, type=fixture_roots(),
               help="Fixture file or folder (repeatable). Default: conformance/fixtures and conformance/golden.")
 @click.option("--json", "as_json", is_flag=True, help="Print the table as JSON.")
 @click.option("--ids", "show_ids", type=int, default=4, show_default=True, help="Case IDs shown per clause.")
@@ -200,8 +309,10 @@ def coverage_cmd(roots: tuple[Path, ...], as_json: bool, show_ids: int) -> None:
     import json
 
     from fives.conformance.coverage import coverage
-    table = coverage(load_cases(roots or None))
+    cases = load_cases(roots or None)
+    table = coverage(cases)
     empty = [row.clause.id for row in table if row.total == 0]
+    bare: list[str] = []
     if as_json:
         click.echo(json.dumps([{"clause": r.clause.id, "title": r.clause.title, "seed": list(r.seed_cases),
                                 "derived": list(r.derived_cases)} for r in table], indent=1))
@@ -212,24 +323,30 @@ def coverage_cmd(roots: tuple[Path, ...], as_json: bool, show_ids: int) -> None:
             mark = "  " if r.total else "!!"
             click.echo(f"{mark} {r.clause.id:<14} seed {len(r.seed_cases):4d}  derived {len(r.derived_cases):6d}  "
                        f"{r.clause.title[:40]:<40}  {sample}{more}")
-        click.echo(f"{len(table)} clauses, {len(table) - len(empty)} covered, {len(empty)} without a fixture"
+        if not roots:  # spec/variants.md: every non-default rule value has a case played under it
+            from fives.conformance.coverage import parameter_lines
+
+            lines, bare = parameter_lines(cases, show_ids)
+            click.echo("\n".join(lines))
+        click.echo(f"{plural(len(table), 'clause')}, {len(table) - len(empty)} covered, {len(empty)} without a fixture"
                    + (f": {', '.join(empty)}" if empty else ""))
-    if empty:
+    if empty or bare:
         sys.exit(EXIT_FAILURES)
 
 
 @conformance.command("mutants")
 @click.option("--list", "list_only", is_flag=True, help="List the mutants and their misreadings, run nothing.")
 @click.option("--mutant", "names", multiple=True, help="Only this mutant (repeatable).")
-@click.option("--fixtures", "roots", multiple=True, type=click.Path(path_type=Path),
+@click.option("--fixtures", "roots", multiple=True, type=fixture_roots(),
               help="Fixture file or folder (repeatable). Default: conformance/fixtures and conformance/golden.")
 @click.option("--in-process", is_flag=True, help="Run mutants in process instead of through `fives serve --mutant` (faster).")
 @click.option("--jobs", type=int, default=2, show_default=True, help="Mutants run at once.")
 @click.option("--timeout", type=float, default=20.0, show_default=True, help="Seconds per case.")
 @click.option("--json", "as_json", is_flag=True, help="Print the kill matrix as JSON.")
 @click.option("--show", type=int, default=5, show_default=True, help="Killing fixtures shown per mutant.")
+@rules_option
 def mutants_cmd(list_only: bool, names: tuple[str, ...], roots: tuple[Path, ...], in_process: bool, jobs: int,
-                timeout: float, as_json: bool, show: int) -> None:
+                timeout: float, as_json: bool, show: int, profile: Any) -> None:
     """Run the whole suite against every mutant engine (each with one classic misreading)
     through the protocol, and print the kill matrix: which fixtures kill which mutant and
     the rule clauses those fixtures test. Exit 0 only if every mutant is killed."""
@@ -248,8 +365,15 @@ def mutants_cmd(list_only: bool, names: tuple[str, ...], roots: tuple[Path, ...]
             click.echo(f"{m.name:<36} {m.clause:<12} {m.misreading}")
         return
     cases = load_cases(roots or None)
+    plan = None
+    if profile is not None:  # every mutant plays P with its misreading, against P's expectations
+        from fives.conformance.expected_under import plan_under
+        from fives.conformance.mutants import MUTANT_PERFT_NODES
+        # only the perft rows mutants run (run_mutant): the deep ones would cost minutes each
+        cases = [c for c in cases if c.kind != "perft" or c.expect["nodes"] <= MUTANT_PERFT_NODES]
+        cases, plan = plan_under(profile, cases, load_kinds())
     with Progress(len(mutants), "mutants") as bar, ThreadPoolExecutor(max(1, jobs)) as pool:
-        futures = [pool.submit(run_mutant, m, cases, not in_process, timeout) for m in mutants]
+        futures = [pool.submit(run_mutant, m, cases, not in_process, timeout, plan) for m in mutants]
         results = []
         for f in futures:
             results.append(f.result())
@@ -268,7 +392,7 @@ def mutants_cmd(list_only: bool, names: tuple[str, ...], roots: tuple[Path, ...]
             if len(r.killers) > show:
                 click.echo(f"      ... {len(r.killers) - show} more")
     survivors = [r.mutant.name for r in results if not r.killed]
-    click.echo(f"{len(results)} mutants, {len(results) - len(survivors)} killed, {len(survivors)} survived"
+    click.echo(f"{plural(len(results), 'mutant')}, {len(results) - len(survivors)} killed, {len(survivors)} survived"
                + (f": {', '.join(survivors)}" if survivors else ""), err=as_json)
     if survivors:
         sys.exit(EXIT_FAILURES)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -14,6 +15,7 @@ from fives.conformance.process import OneShotEngine, ProcessEngine
 from fives.support.errors import EXIT_ENGINE, EXIT_FAILURES, EXIT_INTERRUPTED, UserError
 from fives.support.progress import Progress
 from fives.rules import game_ids
+from fives.cli._rules_option import rules_option
 
 
 @click.command("fuzz")
@@ -21,7 +23,8 @@ from fives.rules import game_ids
               help='Engine command speaking spec/protocol.md, e.g. "fives serve --mutant zero-sum-scores".')
 @click.option("--game", "games", multiple=True, help="Only this game (repeatable). Default: every game, in turn.")
 @click.option("--kind", "kinds_", multiple=True,
-              help="Only requests of this kind (repeatable): evaluate, turn, settle, match-end.")
+              help="Only requests of this kind (repeatable): evaluate, turn, settle, match-end, legal-placements, "
+                   "setup, next-leader.")
 @click.option("--cases", type=click.IntRange(min=1), help="Stop after this many requests drawn (default 500).")
 @click.option("--seconds", type=click.FloatRange(min=0, min_open=True),
               help="Stop drawing after this many seconds (a shrink in progress completes).")
@@ -32,8 +35,9 @@ from fives.rules import game_ids
 @click.option("--timeout", type=float, default=10.0, show_default=True, help="Seconds an engine may take per request.")
 @click.option("--shrink-budget", type=click.IntRange(min=0), default=3000, show_default=True,
               help="Engine requests one shrink may spend.")
+@rules_option
 def fuzz_cmd(command: str, games: tuple[str, ...], kinds_: tuple[str, ...], cases: int | None, seconds: float | None,
-             seed: int, out: Path, oneshot: bool, timeout: float, shrink_budget: int) -> None:
+             seed: int, out: Path, oneshot: bool, timeout: float, shrink_budget: int, profile: Any = None) -> None:
     """Ask an engine and the reference engine the same generated requests (the golden suites'
     generators: layouts, illegal placements, turns with continuations and draws, settlements,
     match ends); shrink every distinct disagreement to a minimal request (fewest players,
@@ -44,10 +48,12 @@ def fuzz_cmd(command: str, games: tuple[str, ...], kinds_: tuple[str, ...], case
     Prints one line per disagreement, grouped by the clause it breaks, then a summary. The
     same seed and --cases give the same requests, findings and files. Exit 0 when the engine
     agreed on everything, 1 when it disagreed, 2 for bad options, 3 when the engine cannot be
-    started, 130 on Ctrl-C (the findings so far are written first).
+    started, 130 on Ctrl-C (the findings so far are written first). Engine errors (a crash, a
+    timeout, a reply that is no answer) are listed apart, as engine errors, never as rule
+    findings; they also exit 1.
     """
     from fives.conformance.fuzz import Fuzzer, fuzz_kinds
-    from fives.conformance.fuzz.output import report_lines, summary, write_findings
+    from fives.conformance.fuzz.output import engine_error_lines, report_lines, summary, timing_lines, write_findings
 
     if cases is not None and seconds is not None:
         raise UserError("give --cases or --seconds, not both")
@@ -63,27 +69,108 @@ def fuzz_cmd(command: str, games: tuple[str, ...], kinds_: tuple[str, ...], case
     if out.exists() and not out.is_dir():
         raise UserError(f"--out {out}: not a folder")
     engine = (OneShotEngine if oneshot else ProcessEngine)(command, timeout=timeout)
+    engine.profile = profile  # told to an engine that declares `rules`; the others are taken to play it
     try:
         engine.start()
     except EngineStartError as e:
         raise UserError(f"engine {command!r}: {e}", EXIT_ENGINE) from None
-    fuzzer = Fuzzer(engine, games or None, kinds_ or None, seed, shrink_budget)
+    fuzzer = Fuzzer(engine, games or None, kinds_ or None, seed, shrink_budget, profile)
     try:
         with Progress(cases, "fuzz") as bar:
             report = fuzzer.run(cases=cases, seconds=seconds,
                                 on_draw=lambda i, r: bar.advance(note=f"{len(r.findings)} found"))
     finally:
         engine.close()
-    written = write_findings(report.findings, out, seed)
+    written = write_findings(report.findings, out, seed, profile)
     paths = {p.stem: p for p in written}
     for line in report_lines(report, paths):
         click.echo(line)
+    for line in engine_error_lines(report):
+        click.echo(line)
     click.echo(summary(report))
+    for line in timing_lines(report):
+        click.echo(line, err=True)
     if report.findings:
         click.echo(f"run them: fives conformance run --engine {command!r} --fixtures {out}", err=True)
     if report.interrupted:
         sys.exit(EXIT_INTERRUPTED)
-    if report.findings:
+    if report.findings or report.engine_errors:
+        sys.exit(EXIT_FAILURES)
+
+
+@click.command("diagnose")
+@click.option("--engine", "command", metavar="CMD", required=True, help="Engine command speaking spec/protocol.md.")
+@click.option("--game", "games", multiple=True, help="Only this game (repeatable). Default: every game the engine declares.")
+@click.option("--seconds", type=click.FloatRange(min=0, min_open=True), default=170.0, show_default=True,
+              help="Time budget for trying candidate causes (the suite itself always runs whole).")
+@click.option("--out", "out", type=click.Path(file_okay=False, path_type=Path),
+              help="Folder for profile-GAME.yaml, diagnosis.json and one minimal fixture per cause.")
+@click.option("--json", "as_json", is_flag=True, help="Print the diagnosis as JSON instead of lines.")
+@click.option("--timeout", type=float, default=10.0, show_default=True, help="Seconds an engine may take per request.")
+@click.option("--no-mutants", is_flag=True,
+              help="Search the rule variants only: a misreading no variant expresses is then left as a cluster.")
+def diagnose_cmd(command: str, games: tuple[str, ...], seconds: float, out: Path | None, as_json: bool,
+                 timeout: float, no_mutants: bool) -> None:
+    """Run the suite against an engine, then name the causes of its failures: rule variants
+    (one dimension of fives/profiles.py at another value) and shipped mutants, the fewest
+    that explain the most failures without turning a passing case into a failure
+    (spec/diagnose.md). Prints each cause with the clause it departs from, its seed quote,
+    how many failures it explains and one small reachable example; then the failures no
+    cause explains, clustered by difference pattern. Exit 0 when every failure is explained,
+    1 when some are left, 2 for bad options, 3 when the engine cannot be started."""
+    import json
+    import time
+
+    from fives.conformance import diagnose as dx
+    from fives.conformance.fixtures import load_cases
+    from fives.conformance.kinds import load_kinds
+    from fives.conformance.runner import run_cases
+    from fives.support.writing import write_output
+
+    for g in games:
+        if g not in game_ids():
+            raise UserError(f"--game {g}: unknown game (one of {', '.join(game_ids())})")
+    if out is not None and out.exists() and not out.is_dir():
+        raise UserError(f"--out {out}: not a folder")
+    engine = ProcessEngine(command, timeout=timeout)
+    try:
+        hs = engine.start()
+    except EngineStartError as e:
+        raise UserError(f"engine {command!r}: {e}", EXIT_ENGINE) from None
+    chosen = [g for g in (games or game_ids()) if g in hs.games]
+    kinds = load_kinds()
+    # the seeds' own cases, without the deep perft rows (`slow`, as `conformance run` without --slow)
+    cases = [c for c in load_cases() if c.game in chosen and c.rules is None and "slow" not in c.tags]
+    interrupted = False
+    try:
+        with Progress(len(cases), "suite") as bar:
+            results = run_cases(engine, cases, kinds, on_result=lambda r: bar.advance())
+    except KeyboardInterrupt:
+        interrupted, results = True, []
+    finally:
+        engine.close()
+    if len(results) < len(cases):
+        interrupted = True
+    say = (lambda s: click.echo(s, err=True)) if sys.stderr.isatty() else None
+    try:
+        d = dx.diagnose(results, kinds, chosen, note=say, deadline=time.monotonic() + seconds, mutants=not no_mutants)
+    except KeyboardInterrupt:
+        sys.exit(EXIT_INTERRUPTED)
+    if out is not None:
+        out.mkdir(parents=True, exist_ok=True)
+        for game in d.combined:
+            write_output(dx.profile_yaml(d, game), out / f"profile-{game}.yaml")
+        write_output(json.dumps(dx.to_json(d), indent=1, sort_keys=True) + "\n", out / "diagnosis.json")
+        for c in d.causes:
+            write_output(dx.fixture_text(c), out / f"{c.example.case.id}.yaml")
+    if as_json:
+        click.echo(json.dumps(dx.to_json(d), sort_keys=True))
+    else:
+        for line in dx.lines(d):
+            click.echo(line)
+    if interrupted:
+        sys.exit(EXIT_INTERRUPTED)
+    if d.unexplained:
         sys.exit(EXIT_FAILURES)
 
 
@@ -91,3 +178,4 @@ def add_to(group: click.Group) -> None:
     """Called by fives/cli/conformance.py's register (no `register` here: this module adds
     no top-level command)."""
     group.add_command(fuzz_cmd)
+    group.add_command(diagnose_cmd)

@@ -3,17 +3,26 @@ from __future__ import annotations
 
 import json
 import sys
+from typing import Any
 
 import click
+from fives.support.wording import plural
 
 from fives.support.errors import EXIT_BAD_INPUT, UserError
 from fives.evaluation import evaluate
 from fives.support.writing import dump_json
 from fives.support.reading import load_data, parse_json_line, read_lines
 from fives.rules import GameRules, game_ids, load_rules
+from fives.cli._rules_option import rules_option
 
 
-def _evaluate_jsonl(default_game: str | None) -> int:
+#: What a blank line (skipped, no answer) may hold: JSON's own white space only. Other
+#: characters str.strip() would drop (\x0c, \x1c, \u2028, ...) make a line that is not
+#: JSON, which gets its error object like any other bad line.
+JSON_BLANK = " \t\r\n"
+
+
+def _evaluate_jsonl(default_game: str | None, profile: Any = None) -> int:
     """One request per stdin line, one result per stdout line, in order; bad lines inline."""
     bad = 0
     out = sys.stdout
@@ -21,7 +30,7 @@ def _evaluate_jsonl(default_game: str | None) -> int:
     # the compiled fast path (fives/accel.py) answers plain legal lines byte-identically;
     # it returns None for every other line, which takes the Python path below
     from fives.accel import line_evaluator
-    fast = line_evaluator(game_ids())
+    fast = line_evaluator(game_ids()) if profile is None else None  # the fast path knows the seeds' rules only
     for lineno, line, problem in read_lines():
         if fast is not None and line is not None:
             answer = fast(line, default_game)
@@ -30,7 +39,7 @@ def _evaluate_jsonl(default_game: str | None) -> int:
                 out.write("\n")
                 continue
         where = f"stdin line {lineno}"
-        if line is not None and not line.strip():
+        if line is not None and not line.strip(JSON_BLANK):
             continue
         try:
             if line is None:
@@ -46,18 +55,29 @@ def _evaluate_jsonl(default_game: str | None) -> int:
                 raise ValueError("no game: give \"game\" on the line or --game")
             rules = known.get(game) if isinstance(game, str) else None
             if rules is None:  # once per game id in this stream: finding the rules is not free
-                rules = known[game] = load_rules(game)  # a lookup among the known games, never a path
+                rules = known[game] = _rules(game, profile)  # a lookup among the known games, never a path
             result = evaluate(rules, req["placements"])
         except (ValueError, UserError) as e:
             bad += 1
             code = "unknown-game" if isinstance(e, UserError) else "malformed-request"
             result = {"error": {"index": None, "code": code, "message": f"{where}: {e}"}}
-        out.write(dump_json(result))
-        out.write("\n")
+        try:
+            out.write(dump_json(result) + "\n")
+        except UnicodeEncodeError:  # stdout not UTF-8: the same JSON with ASCII escapes
+            out.write(json.dumps(result, separators=(", ", ": ")) + "\n")
     out.flush()
     if bad:
-        click.echo(f"fives: error: {bad} malformed request line(s); see the error objects in the output", err=True)
+        click.echo(f"fives: error: {plural(bad, 'malformed request line')}; see the error objects in the output", err=True)
     return EXIT_BAD_INPUT if bad else 0
+
+
+def _rules(game: str, profile: Any) -> GameRules:
+    """`game`'s rules, under --rules PROFILE when given (the plain game for another game's profile)."""
+    if profile is None:
+        return load_rules(game)
+    from fives.profiles import rules_under
+    load_rules(game)  # an unknown game is the same one-line error as without --rules
+    return rules_under(profile, game)
 
 
 @click.command("evaluate")
@@ -65,7 +85,8 @@ def _evaluate_jsonl(default_game: str | None) -> int:
 @click.option("--jsonl", is_flag=True, help='Streaming batch mode: each stdin line {"game": G, "placements": [...]}, each stdout line its result.')
 @click.option("--pretty", is_flag=True, help="Indent the JSON output.")
 @click.argument("file", required=False, type=click.Path(allow_dash=True))
-def evaluate_cmd(game: str | None, jsonl: bool, pretty: bool, file: str | None) -> None:
+@rules_option
+def evaluate_cmd(game: str | None, jsonl: bool, pretty: bool, file: str | None, profile: Any) -> None:
     """Evaluate the layout in FILE (YAML or JSON; `-` for stdin): a list of placements.
 
     The first placement is {tile: "[1|4]"}; each later one is {tile: "[1|1]", to: "[1|4]",
@@ -80,7 +101,7 @@ def evaluate_cmd(game: str | None, jsonl: bool, pretty: bool, file: str | None) 
             raise UserError("--jsonl reads standard input; give no FILE")
         if game is not None:
             load_rules(game)
-        sys.exit(_evaluate_jsonl(game))
+        sys.exit(_evaluate_jsonl(game, profile))
     if game is None:
         raise UserError("missing --game (one of: " + ", ".join(game_ids()) + ")")
     if file is None:
@@ -89,7 +110,7 @@ def evaluate_cmd(game: str | None, jsonl: bool, pretty: bool, file: str | None) 
     data, name = load_data(file)
     if isinstance(data, dict) and "placements" in data:
         data = data["placements"]  # accept a {placements: [...]} document too
-    result = evaluate(game, data)
+    result = evaluate(_rules(game, profile), data)
     if "error" in result:
         err = result["error"]
         where = f"placement {err['index']}" if err["index"] is not None else "placements"

@@ -2,14 +2,19 @@
 from __future__ import annotations
 
 import sys
+from typing import Any
 from pathlib import Path
 
 import click
+from fives.support.wording import plural
 
+from fives.cli._samples import SamplePath
+from fives.support.bundled import GOLDEN
 from fives.support.errors import EXIT_FAILURES, UserError
 from fives.support.sanitize import clean_name
 from fives.support.progress import Progress
 from fives.rules import game_ids
+from fives.cli._rules_option import rules_option
 
 
 @click.group("golden")
@@ -31,8 +36,9 @@ def golden() -> None:
 @click.option("--dask", metavar="ADDRESS",
               help="Run the work on a Dask cluster: local:N starts N workers here, or a scheduler address "
                    "such as tcp://host:8786. Same files as without. Needs: pip install 'fives[dask]'.")
+@rules_option
 def generate_cmd(games: tuple[str, ...], cases: int, seed: int, out: Path, force: bool, jobs: int,
-                 dask: str | None) -> None:
+                 dask: str | None, profile: Any) -> None:
     """Generate CASES fixtures per game into OUT/<game>/<category>.yaml plus OUT/manifest.yaml
     (suite and generator versions, the command, each file's case count, size and SHA-256).
     Categories: random play, all four Sniff arms, doubles at arm ends, largest and zero sums,
@@ -40,7 +46,8 @@ def generate_cmd(games: tuple[str, ...], cases: int, seed: int, out: Path, force
     blocked hands with ties, partnership settlements, targets crossed mid-hand and at settlement.
 
     The suite is written into a hidden folder beside OUT and renamed into place when complete
-    (manifest last): an interrupted run leaves OUT as it was.
+    (manifest last): an interrupted run leaves OUT as it was. With --rules P every expectation
+    is the reference's under P; the files of P's game and the manifest name P.
     """
     from fives.support.distribute import parse_dask_address, require_dask, sigterm_as_interrupt
     from fives.conformance.golden.folder import staged_folder
@@ -56,26 +63,30 @@ def generate_cmd(games: tuple[str, ...], cases: int, seed: int, out: Path, force
     with sigterm_as_interrupt(), staged_folder(out, force) as stage:
         for g in games:
             with Progress(cases, f"golden {g}") as bar:
-                suites.append(generate(g, cases, seed, stage, jobs, bar.advance, dask=dask))
-        finish(stage, suites, games, cases, seed)
+                suites.append(generate(g, cases, seed, stage, jobs, bar.advance, dask=dask,
+                                       **({"profile": profile} if profile is not None else {})))
+        finish(stage, suites, games, cases, seed, **({"profile": profile} if profile is not None else {}))
     total = sum(s["cases"] for s in suites)
-    click.echo(f"wrote {total} cases in {sum(len(s['files']) for s in suites)} files; "
+    click.echo(f"wrote {plural(total, 'case')} in {plural(sum(len(s['files']) for s in suites), 'file')}; "
                f"manifest {clean_name(str(out / 'manifest.yaml'))}")
 
 
 @golden.command("verify")
-@click.argument("folder", type=click.Path(path_type=Path))
-def verify_cmd(folder: Path) -> None:
+@click.argument("folder", type=SamplePath(GOLDEN))
+@rules_option
+def verify_cmd(folder: Path, profile: Any) -> None:
     """Check a golden suite against its manifest: every listed file present with its size and
     SHA-256, no file the manifest does not list. Exit 0 ok, 1 with one line per problem,
-    2 for a missing, malformed or incomplete manifest."""
-    from fives.conformance.golden.manifest import verify_suite
+    2 for a missing, malformed or incomplete manifest, or a suite made under other rules than
+    the ones given (--rules P for a suite made under P, none for the seeds')."""
+    from fives.conformance.golden.manifest import check_suite_rules, verify_suite
     if not folder.is_dir():
         raise UserError(f"{clean_name(str(folder))}: no such folder")
     problems = verify_suite(folder)
+    check_suite_rules(folder, profile)
     for p in problems:
         click.echo(p, err=True)
-    click.echo(f"{'ok' if not problems else f'{len(problems)} problem(s)'}: {clean_name(str(folder))}")
+    click.echo(f"{'ok' if not problems else plural(len(problems), 'problem')}: {clean_name(str(folder))}")
     if problems:
         sys.exit(EXIT_FAILURES)
 

@@ -8,7 +8,10 @@ from pathlib import Path
 from typing import Any, Iterator
 
 import click
+from fives.support.wording import plural
 
+from fives.cli._samples import SamplePath
+from fives.support.bundled import PERFT
 from fives.support.errors import EXIT_FAILURES, UserError
 from fives.support.writing import dump_json
 from fives.support.reading import load_data, load_json_schema, schema_error
@@ -16,7 +19,8 @@ from fives.layout import IllegalPlacement, Placement
 from fives.support.paths import CONFORMANCE_SCHEMAS
 from fives.perft import PARALLEL_DEPTH, PerftResult, iter_divide, perft
 from fives.support.progress import Progress
-from fives.rules import game_ids, load_rules
+from fives.rules import GameRules, game_ids, load_rules
+from fives.cli._rules_option import rules_option
 
 TABLE_FORMAT = "fives-perft/1"
 TABLE_SCHEMA = CONFORMANCE_SCHEMAS / "perft.schema.json"
@@ -67,11 +71,42 @@ def load_table(path: str | Path) -> tuple[dict[str, Any], str]:
     return data, name
 
 
+def _rules(game: str, profile: Any) -> GameRules:
+    """`game`'s rules, under --rules PROFILE when given (the plain game for another game's profile)."""
+    rules = load_rules(game)
+    if profile is None:
+        return rules
+    from fives.profiles import rules_under
+    return rules_under(profile, game)
+
+
+def rules_entry(profile: Any) -> dict[str, Any]:
+    """The `rules` a table (or a golden manifest) records when generated under a profile."""
+    return {"name": profile.name, "extends": profile.extends, "digest": profile.digest,
+            "overrides": {k: profile.overrides[k] for k in sorted(profile.overrides)}}
+
+
+def check_table_rules(recorded: Any, profile: Any, name: str, update: bool) -> None:
+    """UserError (exit 2) unless the table was made under the rules it is checked under: the
+    seeds' (no `rules` and no --rules) or the same profile (equal digests). --update rewrites
+    the table under the rules given, so it takes any."""
+    if update:
+        return
+    have = recorded.get("digest") if isinstance(recorded, dict) else None
+    if profile is None and have is not None:
+        raise UserError(f"{name}: generated under rules profile {recorded.get('name')} (digest {have}): "
+                        f"check it with --rules {recorded.get('name')}")
+    if profile is not None and have != profile.digest:
+        made = f"rules profile {recorded.get('name')} (digest {have})" if have else "the seeds' rules (no rules profile)"
+        raise UserError(f"{name}: generated under {made}, not under {profile.name} (digest {profile.digest})")
+
+
 def check_table(table: dict[str, Any], jobs: int, max_depth: int | None,
-                update: bool, dask: str | None = None) -> Iterator[tuple[str, bool, dict[str, Any]]]:
+                update: bool, dask: str | None = None, profile: Any = None) -> Iterator[tuple[str, bool, dict[str, Any]]]:
     """Recompute every table entry; yield (report line, matched, recomputed entry part)."""
     for entry in table["tables"]:
-        ident, game, start = entry["id"], entry["game"], entry["from"]
+        ident, start = entry["id"], entry["from"]
+        game = _rules(entry["game"], profile)
         for row in entry["depths"]:
             depth = row["depth"]
             if max_depth is not None and depth > max_depth:
@@ -95,7 +130,7 @@ def check_table(table: dict[str, Any], jobs: int, max_depth: int | None,
                                                  dask=dask if div["depth"] >= PARALLEL_DEPTH else None)]
             ok = got_moves == div["moves"]
             n = sum(m["nodes"] for m in got_moves)
-            line = f"{'ok  ' if ok else 'FAIL'} {ident} divide depth {div['depth']}: {len(got_moves)} first placements, {n} nodes"
+            line = f"{'ok  ' if ok else 'FAIL'} {ident} divide depth {div['depth']}: {plural(len(got_moves), 'first placement')}, {plural(n, 'node')}"
             if not ok and not update:
                 want = {json.dumps(m["placement"], sort_keys=True): m for m in div["moves"]}
                 for m in got_moves:
@@ -115,7 +150,10 @@ def render_table(table: dict[str, Any]) -> str:
             return "{" + ", ".join(f"{k}: {flow(v)}" for k, v in obj.items()) + "}"
         return json.dumps(obj, ensure_ascii=False)
 
-    out = [TABLE_HEADER.rstrip("\n"), f"format: {TABLE_FORMAT}", "tables:"]
+    out = [TABLE_HEADER.rstrip("\n"), f"format: {TABLE_FORMAT}"]
+    if table.get("rules"):  # only a table made under --rules P says so: the seeds' table is unchanged
+        out.append(f"rules: {flow(table['rules'])}")
+    out.append("tables:")
     for entry in table["tables"]:
         out.append(f"  - id: {entry['id']}")
         out.append(f"    game: {entry['game']}")
@@ -136,11 +174,17 @@ def render_table(table: dict[str, Any]) -> str:
     return "\n".join(out) + "\n"
 
 
-def _run_check(path: str, jobs: int, max_depth: int | None, update: bool, dask: str | None = None) -> None:
+def _run_check(path: str, jobs: int, max_depth: int | None, update: bool, dask: str | None = None,
+               profile: Any = None) -> None:
     table, name = load_table(path)
+    check_table_rules(table.get("rules"), profile, name, update)
+    if update:
+        table.pop("rules", None)
+        if profile is not None:
+            table = {"format": table["format"], "rules": rules_entry(profile), "tables": table["tables"]}
     failed = 0
     by_id = {e["id"]: e for e in table["tables"]}
-    for line, ok, got in check_table(table, jobs, max_depth, update, dask):
+    for line, ok, got in check_table(table, jobs, max_depth, update, dask, profile):
         click.echo(line)
         failed += not ok
         if update:
@@ -152,14 +196,18 @@ def _run_check(path: str, jobs: int, max_depth: int | None, update: bool, dask: 
                 row["nodes"], row["points"] = got["nodes"], got["points"]
     if update:
         Path(name).write_text(render_table(table), encoding="utf-8")
-        click.echo(f"{name}: rewritten ({failed} value(s) changed)")
+        click.echo(f"{name}: rewritten ({plural(failed, 'value')} changed)")
         return
     if failed:
-        click.echo(f"fives: error: {failed} perft value(s) differ from {name}", err=True)
+        click.echo(f"fives: error: {plural(failed, 'perft value')} {'differs' if failed == 1 else 'differ'} from {name}", err=True)
         sys.exit(EXIT_FAILURES)
 
 
 # -- the command ----------------------------------------------------------------------------
+#: perft --engine's default --timeout per request: a deep count is slow by nature.
+ENGINE_TIMEOUT = 120.0
+
+
 @click.command("perft")
 @click.option("--game", "game", help=f"Game id: {', '.join(game_ids())}.")
 @click.option("--depth", type=click.IntRange(min=0), help="Number of placements in each counted sequence.")
@@ -172,7 +220,7 @@ def _run_check(path: str, jobs: int, max_depth: int | None, update: bool, dask: 
 @click.option("--dask", "dask", metavar="ADDRESS",
               help="Run the work units on a Dask cluster: a scheduler address (tcp://host:8786) or local:N "
                    "(a LocalCluster of N workers here). Needs dask.distributed. Results do not depend on it.")
-@click.option("--check", "check_file", type=click.Path(),
+@click.option("--check", "check_file", type=SamplePath(PERFT, as_path=False),
               help="Recompute every value in a perft table (e.g. conformance/perft/perft.yaml); exit 1 on a difference.")
 @click.option("--max-depth", type=click.IntRange(min=0), help="With --check: skip table rows deeper than this.")
 @click.option("--update", is_flag=True, help="With --check: rewrite the table with the recomputed values.")
@@ -181,9 +229,14 @@ def _run_check(path: str, jobs: int, max_depth: int | None, update: bool, dask: 
 @click.option("--bisect", "do_bisect", is_flag=True,
               help="With --engine: descend into the first placement whose counts differ and print the shortest layout "
                    "whose immediate placements or points differ, as a placements file (spec/fuzz.md).")
+@click.option("--timeout", "engine_timeout", type=click.FloatRange(min=0), default=None, metavar="SECONDS",
+              help="With --engine: seconds the engine may take per request before it is killed (default "
+                   f"{ENGINE_TIMEOUT:g}: deep counts take long); 0: no limit.")
+@rules_option
 def perft_cmd(game: str | None, depth: int | None, from_file: str | None, divide: bool, as_json: bool,
               jobs: int, check_file: str | None, max_depth: int | None, update: bool, engine_cmd: str | None = None,
-              do_bisect: bool = False, dask: str | None = None) -> None:
+              do_bisect: bool = False, dask: str | None = None, engine_timeout: float | None = None,
+              profile: Any = None) -> None:
     """Count the distinct legal placement sequences of length DEPTH (perft).
 
     From the empty layout with all 28 tiles available, or from the layout in --from with
@@ -192,16 +245,18 @@ def perft_cmd(game: str | None, depth: int | None, from_file: str | None, divide
     by their last placement. --divide prints one line per first placement in canonical
     order, `PLACEMENT NODES POINTS` (PLACEMENT is `[1|4]` for an opening or
     `[1|1]>[1|4]:low` for [1|1] joining the low side of [1|4]), then `total NODES POINTS`.
-    Exit 2 for bad input (unknown game, illegal --from layout).
+    Exit 2 for bad input (unknown game, illegal --from layout). With --rules P the counts
+    are P's; --check --update --rules P rewrites a table under P and records P in it, and
+    --check refuses a table made under other rules than the ones given (exit 2).
     """
     if dask is not None:  # a malformed address or a missing Dask fails now, not after the count
         from fives.support.distribute import parse_dask_address, require_dask
         parse_dask_address(dask)
         require_dask()
     if check_file is not None:
-        if game or depth is not None or from_file or divide or as_json or engine_cmd or do_bisect:
+        if game or depth is not None or from_file or divide or as_json or engine_cmd or do_bisect or engine_timeout is not None:
             raise UserError("--check takes only --jobs, --dask, --max-depth and --update")
-        _run_check(check_file, jobs, max_depth, update, dask)
+        _run_check(check_file, jobs, max_depth, update, dask, profile)
         return
     if max_depth is not None or update:
         raise UserError("--max-depth and --update go with --check")
@@ -209,7 +264,7 @@ def perft_cmd(game: str | None, depth: int | None, from_file: str | None, divide
         raise UserError("missing --game (one of: " + ", ".join(game_ids()) + ")")
     if depth is None:
         raise UserError("missing --depth")
-    rules = load_rules(game)
+    rules = _rules(game, profile)
     start: list[Any] = []
     name = "--from"
     if from_file is not None:
@@ -220,9 +275,12 @@ def perft_cmd(game: str | None, depth: int | None, from_file: str | None, divide
         if divide or as_json:
             raise UserError("--engine takes --game, --depth, --from and --bisect")
         from fives.conformance.bisect import engine_perft
-        sys.exit(engine_perft(engine_cmd, rules, depth, start, do_bisect))
+        sys.exit(engine_perft(engine_cmd, rules, depth, start, do_bisect,
+                              ENGINE_TIMEOUT if engine_timeout is None else engine_timeout))
     if do_bisect:
         raise UserError("--bisect needs --engine CMD")
+    if engine_timeout is not None:
+        raise UserError("--timeout goes with --engine CMD")
     progress = Progress(None, f"perft {game} depth {depth}")
     total = PerftResult(0, 0)
     try:

@@ -7,8 +7,13 @@ import click
 
 from fives.support.errors import UserError
 from fives.support.writing import check_writable, write_output
+from fives.support.wording import plural
 from fives.match import DEFAULT_MAX_HANDS
 from fives.rules import GameRules, game_ids, load_rules
+from fives.cli._rules_option import rules_option
+
+
+SEED_LIMIT = 10**18  # seeds are 0 .. 10^18-1 (spec/record.md)
 
 
 def _config(rules: GameRules, players: int, partnerships: bool) -> Any:
@@ -22,6 +27,10 @@ def _config(rules: GameRules, players: int, partnerships: bool) -> Any:
 
 def _side_names(config: Any) -> list[str]:
     return [config.describe_side(s) for s in range(len(config.sides))]
+
+
+def _moves(counts: dict[str, int]) -> str:
+    return f"{plural(counts['place'], 'placement')}, {plural(counts['draw'], 'draw')}, {plural(counts['pass'], 'pass')}"
 
 
 def summary_lines(rules: GameRules, config: Any, events: list[dict[str, Any]]) -> list[str]:
@@ -46,7 +55,7 @@ def summary_lines(rules: GameRules, config: Any, events: list[dict[str, Any]]) -
                 gained[config.side_of[ev["seat"]]] += ev["display"]
         elif kind == "hand-end":
             end = f"seat {ev['seat']} went out" if ev["reason"] == "gone-out" else "blocked"
-            out.append(f"  {counts['place']} placements, {counts['draw']} draws, {counts['pass']} passes; {end}")
+            out.append(f"  {_moves(counts)}; {end}")
             out.append("  placements scored: " + ", ".join(f"{n} {g:+d}" for n, g in zip(names, gained)))
         elif kind == "settle":
             parts = [f"{names[a['side']]} +{a['points']} (seats {', '.join(map(str, a['from_seats']))}: "
@@ -55,15 +64,14 @@ def summary_lines(rules: GameRules, config: Any, events: list[dict[str, Any]]) -
             out.append("  settlement: " + ("; ".join(parts) or "nothing changes"))
             out.append("  scores: " + ", ".join(f"{n} {s}" for n, s in zip(names, ev["scores"])))
         elif kind == "match-end" and ev["by"] == "abandoned":
-            out.append(f"match abandoned after {ev['hands']} hands with no winner (the --max-hands limit); "
+            out.append(f"match abandoned after {plural(ev['hands'], 'hand')} with no winner (the --max-hands limit); "
                        "final scores " + ", ".join(f"{n} {s}" for n, s in zip(names, ev["scores"])))
         elif kind == "match-end":
             if ev["by"] == "placement":
-                out.append(f"  {counts['place']} placements, {counts['draw']} draws, {counts['pass']} passes; "
-                           "a placement reached the target: no settlement")
+                out.append(f"  {_moves(counts)}; a placement reached the target: no settlement")
             won = " and ".join(names[w] for w in ev["winners"])
             verb = "share the win" if len(ev["winners"]) > 1 else "wins"
-            out.append(f"match over after {ev['hands']} hands ({ev['by']}): {won} {verb}; final scores "
+            out.append(f"match over after {plural(ev['hands'], 'hand')} ({ev['by']}): {won} {verb}; final scores "
                        + ", ".join(f"{n} {s}" for n, s in zip(names, ev["scores"])))
     return out
 
@@ -72,8 +80,9 @@ def summary_lines(rules: GameRules, config: Any, events: list[dict[str, Any]]) -
 @click.option("--game", required=True, help=f"Game id: {', '.join(game_ids())}.")
 @click.option("--players", required=True, type=int, help="Number of players (2-4).")
 @click.option("--partnerships", is_flag=True, help="Four players in two fixed partnerships (seats 0+2 v 1+3).")
-@click.option("--seed", required=True, type=click.IntRange(min=0, max=10**18 - 1),
-              help="Seed of the shuffle, the lot and the strategies (0 to 10^18-1).")
+@click.option("--seed", type=click.IntRange(min=0, max=SEED_LIMIT - 1),
+              help="Seed of the shuffle, the lot and the strategies (0 to 10^18-1). Default: a random seed, "
+                   "printed on stderr so the match can be replayed.")
 @click.option("--strategy", "strategies", multiple=True, metavar="NAME",
               help="random, greedy or first; once for every seat, once per side, or once per seat in seat order "
                    "(repeat the option or separate names with commas). Default: random.")
@@ -84,22 +93,32 @@ def summary_lines(rules: GameRules, config: Any, events: list[dict[str, Any]]) -
               help="End a match still undecided after this many hands as abandoned: no winner, the scores as "
                    "they stand (American Sniff scores have no floor, so some matches never end).")
 @click.option("--quiet", is_flag=True, help="Print only the result line.")
-def play_cmd(game: str, players: int, partnerships: bool, seed: int, strategies: tuple[str, ...],
-             out: str | None, quiet: bool, max_hands: int) -> None:
+@rules_option
+def play_cmd(game: str, players: int, partnerships: bool, seed: int | None, strategies: tuple[str, ...],
+             out: str | None, quiet: bool, max_hands: int, profile: Any) -> None:
     """Play one seeded self-play match and print a hand-by-hand summary.
 
     The same options always give a byte-identical record. A match with no winner after
     --max-hands hands ends abandoned (spec/play.md, "Abandoned matches"); the record's
-    match-end line says so and `fives replay` accepts it.
+    match-end line says so and `fives replay` accepts it. With --rules P the match is played
+    under P and the record's header names P (`fives replay --rules P` replays it).
     """
     from fives.record import dumps
     from fives.strategies import play_match
 
     rules = load_rules(game)
+    if profile is not None:
+        from fives.profiles import rules_under
+        rules = rules_under(profile, game)
     config = _config(rules, players, partnerships)
     names = [n.strip() for s in strategies for n in s.split(",") if n.strip()]
     if out and out != "-":
         check_writable(out)  # before the match, not after it
+    if seed is None:
+        import secrets
+
+        seed = secrets.randbelow(SEED_LIMIT)  # a fresh match each time; the line below replays it
+        click.echo(f"fives: no --seed given: seed {seed} (add --seed {seed} to play this match again)", err=True)
     try:
         events = play_match(rules, config, seed, names, max_hands=max_hands)
     except ValueError as e:
@@ -113,26 +132,28 @@ def play_cmd(game: str, players: int, partnerships: bool, seed: int, strategies:
         write_output(text, out)
     if out and out != "-":
         if not quiet:
-            click.echo(f"record: {out} ({len(events)} lines)")
+            click.echo(f"record: {out} ({plural(len(events), 'line')})")
 
 
 @click.command("replay")
 @click.argument("record", type=click.Path(allow_dash=True))
-def replay_cmd(record: str) -> None:
+@rules_option
+def replay_cmd(record: str, profile: Any) -> None:
     """Re-check a game record against the rules, event by event.
 
     Re-derives the deal and the lot from the header's seed, re-applies every placement,
     draw and pass, and compares every line with what the rules give. On the first illegal or
-    wrong line prints `RECORD:LINE: reason-code: message` and exits 2.
+    wrong line prints `RECORD:LINE: reason-code: message` and exits 2. A record played under
+    a rule profile (its header's `rules`) replays only with --rules naming that profile.
     """
     from fives.record import replay_file
 
-    s = replay_file(record)
+    s = replay_file(record, profile)
     names = _side_names(s.config)
     won = " and ".join(names[w] for w in s.winners)
     verdict = ("abandoned, no winner" if not s.winners
                else f"{won} {'share the win' if len(s.winners) > 1 else 'wins'}")
-    click.echo(f"{record}: ok: {s.lines} lines, {s.hands} hands of {s.game}; {verdict} ("
+    click.echo(f"{record}: ok: {plural(s.lines, 'line')}, {plural(s.hands, 'hand')} of {s.game}; {verdict} ("
                + ", ".join(f"{n} {p}" for n, p in zip(names, s.scores)) + ")")
 
 

@@ -8,6 +8,8 @@ from typing import Any, Iterator
 
 import click
 
+from fives.cli._rules_option import check_recorded, rules_option
+from fives.support.wording import plural
 from fives.support.errors import EXIT_BAD_INPUT, EXIT_FAILURES, UserError
 from fives.support.writing import write_output
 from fives.support.progress import Progress
@@ -42,6 +44,27 @@ def _prepare_out(out: str | None) -> None:
     check_writable(out)
 
 
+def _require_z3() -> None:
+    """One line naming the extra to install, before any work, when z3 is missing (it is optional)."""
+    try:
+        import z3  # noqa: F401  (the solver these commands prove uniqueness with)
+    except ImportError:
+        ctx, words = click.get_current_context(), []
+        while ctx.parent is not None:  # "fives puzzles verify", however fives was started
+            words.append(ctx.info_name or "")
+            ctx = ctx.parent
+        command = " ".join(["fives", *reversed(words)])
+        raise UserError(f"{command} needs the z3 solver, which is not installed: "
+                        "pip install 'fives[puzzles]'", EXIT_BAD_INPUT) from None
+
+
+def _sample(file: str) -> str:
+    """FILE, or the bundled puzzle set of that name (`fives data list`)."""
+    from fives.support.bundled import PUZZLE_SET, resolve
+
+    return resolve(file, (PUZZLE_SET,))
+
+
 def _as_json(out: str, json_flag: bool) -> bool:
     return json_flag or out.endswith(".json")
 
@@ -73,24 +96,27 @@ def puzzles() -> None:
 @click.option("--dask", metavar="ADDRESS",
               help="Make the puzzles on a Dask cluster: local:N starts N workers here, or a scheduler address "
                    "such as tcp://host:8786. Same bytes as without. Needs: pip install 'fives[dask]'.")
+@rules_option
 def generate_cmd(games: tuple[str, ...], kind: str | None, count: int, seed: int, difficulty: int | None,
-                 theme: str | None, order: str, out: str, json_flag: bool, dask: str | None) -> None:
-    """Generate COUNT puzzles, each proven unique by z3 and by brute-force count."""
+                 theme: str | None, order: str, out: str, json_flag: bool, dask: str | None, profile: Any = None) -> None:
+    """Generate COUNT puzzles, each proven unique by z3 and by brute-force count. With --rules
+    P the puzzles of P's game are posed and solved under P, and the set records P."""
     from fives.puzzles.generate import Stats, generate_set
     from fives.puzzles.model import dumps
 
     if len(set(games)) != len(games):
         raise UserError("a --game is given twice")
+    _require_z3()
     _prepare_out(out)
     stats = Stats()
     with _progress(count, "generating") as tick:
         pset = generate_set(list(games), kind, count, seed, difficulty, progress=tick, stats=stats, theme=theme,
-                            dask=dask)
+                            dask=dask, profile=profile)
     if order == "difficulty":
         pset.puzzles.sort(key=lambda p: (p.difficulty.grade, p.difficulty.score))
     _write(dumps(pset.to_dict(), _as_json(out, json_flag)), out)
     if stats.fallback:
-        click.echo(f"fives: warning: {stats.fallback} puzzle(s) could not reach grade {difficulty} and took the "
+        click.echo(f"fives: warning: {plural(stats.fallback, 'puzzle')} could not reach grade {difficulty} and took the "
                    "nearest grade", err=True)
 
 
@@ -103,18 +129,20 @@ def generate_cmd(games: tuple[str, ...], kind: str | None, count: int, seed: int
               metavar="SECONDS", help="Seconds z3 may spend on each puzzle (default 60); a puzzle not decided in "
               "time is reported as undecided.")
 def solve_cmd(file: str, limit: int, json_flag: bool, time_limit: float | None) -> None:
-    """Solve every puzzle in FILE with z3 (stated solutions are ignored).
+    """Solve every puzzle in FILE (or a bundled set's name) with z3 (stated solutions are ignored).
 
     Prints each puzzle's answers (up to --limit) and whether it has exactly one. Exits 0 if
     every puzzle has exactly one answer, 1 otherwise (a puzzle z3 could not decide within
     --time-limit included), 2 on bad input.
     """
     from fives.puzzles.model import _flow, dumps, load_problems
+
+    _require_z3()
     from fives.puzzles.z3model import PuzzleModel
 
     from fives.puzzles.z3model import DEFAULT_TIME_LIMIT, OverBudget
 
-    problems, _ = load_problems(file)
+    problems, _ = load_problems(_sample(file))
     results, bad, undecided = [], 0, 0
     with _progress(len(problems), "solving") as tick:
         for label, problem, rec in problems:
@@ -136,7 +164,7 @@ def solve_cmd(file: str, limit: int, json_flag: bool, time_limit: float | None) 
     click.echo(dumps({"results": results}, json_flag), nl=False)
     if bad:
         why = f" ({undecided} undecided within the time limit)" if undecided else ""
-        click.echo(f"fives: {bad} of {len(problems)} puzzle(s) do not have exactly one answer{why}", err=True)
+        click.echo(f"fives: {bad} of {plural(len(problems), 'puzzle')} {'does' if bad == 1 else 'do'} not have exactly one answer{why}", err=True)
         sys.exit(EXIT_FAILURES)
 
 
@@ -157,17 +185,22 @@ def _safe_solve(model: Any, problem: Any, limit: int, label: str, time_limit: fl
 @click.option("--time-limit", "time_limit", type=click.FloatRange(min=0, min_open=True), default=None,
               metavar="SECONDS", help="Seconds z3 may spend proving each puzzle unique (default 60); past it the "
               "puzzle fails verification (exit 2).")
-def verify_cmd(file: str, budget: int | None, no_grade: bool, time_limit: float | None) -> None:
+@rules_option
+def verify_cmd(file: str, budget: int | None, no_grade: bool, time_limit: float | None, profile: Any = None) -> None:
     """Re-prove every puzzle in FILE: schema, id, engine replay of the solution, z3 uniqueness
     (solve, block, unsat), brute-force count where small enough, grade and themes.
 
-    Exits 0 when all pass, 2 naming the first bad puzzle.
+    Exits 0 when all pass, 2 naming the first bad puzzle, or a set made under other rules
+    than the ones given (--rules P for a set made under P, none for the seeds').
     """
     from fives.puzzles.brute import DEFAULT_BUDGET
     from fives.puzzles.verify import BadPuzzle, check, check_set
+
+    _require_z3()
     from fives.puzzles.z3model import DEFAULT_TIME_LIMIT
 
     data, puzzles, name = _load_set(file)
+    check_recorded(data.get("rules"), profile, name, list(data.get("games", [])))
     try:
         check_set(data, puzzles)
     except BadPuzzle as e:
@@ -183,14 +216,14 @@ def verify_cmd(file: str, budget: int | None, no_grade: bool, time_limit: float 
             agreed += report.brute == "agrees"
             large += report.brute != "agrees"
             tick(1)
-    click.echo(f"{name}: {len(puzzles)} puzzle(s) verified: every solution replays through the engine, z3 proves "
+    click.echo(f"{name}: {plural(len(puzzles), 'puzzle')} verified: every solution replays through the engine, z3 proves "
                f"each unique; brute force agrees on {agreed}" + (f", {large} too large for it" if large else ""))
 
 
 def _load_set(file: str) -> Any:
     from fives.puzzles.model import load_set
 
-    return load_set(file)
+    return load_set(_sample(file))
 
 
 @puzzles.command("to-golden")
@@ -230,7 +263,7 @@ def extremal_cmd(games: tuple[str, ...], out: str | None) -> None:
         for what in ("counted", "scoring"):
             e = prove(g, what)
             found.append(e)
-            cut = f"; {len(e.cut_vectors)} degree vector(s) closed by the connectivity cut" if e.cut_vectors else ""
+            cut = f"; {plural(len(e.cut_vectors), 'degree vector')} closed by the connectivity cut" if e.cut_vectors else ""
             click.echo(f"{g}: largest {what} sum {e.value} (relaxation bound {e.relaxed}{cut})")
     if out:
         _write(dumps(extremal_fixtures(found)), out)

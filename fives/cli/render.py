@@ -7,11 +7,15 @@ from typing import Any
 
 import click
 
+from fives.cli._document import document_out
 from fives.support.errors import EXIT_FAILURES, UserError
 from fives.support.writing import write_output
 from fives.rules import game_ids, load_rules
+from fives.cli._rules_option import check_recorded, rules_option
 
 PAGE = re.compile(r"^(\d+)x(\d+)$")
+OUT_HELP = ("Where to write the {what} (- for stdout). Default: standard output when it is piped or redirected; "
+            "on a terminal the command asks for --out FILE (or --out - to force it).")
 
 
 def _page(text: str | None) -> tuple[int, int]:
@@ -45,9 +49,10 @@ def find_puzzle(ref: str, solution: bool) -> tuple[str, list[Any], list[Any], st
     from fives.puzzles.model import load_problems
 
     if "#" not in ref:
-        raise UserError(f"--puzzle {ref!r}: write FILE#ID, e.g. puzzles/book-sample.yaml#AS-S-a3e2612f69")
+        raise UserError(f"--puzzle {ref!r}: write FILE#ID (FILE: a puzzle set, or a bundled one's name), "
+                        "e.g. book-sample#HR-S-42a407ed86")
     path, pid = ref.rsplit("#", 1)
-    problems, name = load_problems(path)
+    problems, name = load_problems(_puzzle_set(path))
     for label, problem, record in problems:
         if record.get("id") == pid:
             new: list[Any] = []
@@ -59,17 +64,25 @@ def find_puzzle(ref: str, solution: bool) -> tuple[str, list[Any], list[Any], st
     raise UserError(f"{name}: no puzzle with id {pid!r}")
 
 
+def _puzzle_set(file: str) -> str:
+    """FILE, or the bundled puzzle set of that name (`fives data list`: `book-sample`, ...)."""
+    from fives.support.bundled import PUZZLE_SET, resolve
+
+    return resolve(file, (PUZZLE_SET,))
+
+
 @click.command("render")
 @click.argument("file", required=False, type=click.Path(allow_dash=True))
 @click.option("--game", help=f"Game id: {', '.join(game_ids())} (taken from the case with --fixture/--puzzle).")
 @click.option("--fixture", "fixture_id", metavar="ID", help="Draw the layout of this conformance fixture case.")
-@click.option("--puzzle", "puzzle_ref", metavar="FILE#ID", help="Draw the table of puzzle ID in a puzzle set.")
+@click.option("--puzzle", "puzzle_ref", metavar="FILE#ID", help="Draw the table of puzzle ID in a puzzle set (a file, or a bundled set's name: book-sample#ID).")
 @click.option("--solution", is_flag=True, help="With --puzzle: draw the table after the answer (its tiles highlighted).")
-@click.option("--out", "out", default="-", show_default=True, metavar="OUT.svg", help="Where to write the SVG (- for stdout).")
+@click.option("--out", "out", metavar="OUT.svg", help=OUT_HELP.format(what="SVG"))
 @click.option("--page", "page", metavar="WxH", help="Page size in squares (half a tile); arms bend to stay on it. Default 32x22.")
 @click.option("--no-legend", is_flag=True, help="Leave out the legend and the sum line.")
+@rules_option
 def render_cmd(file: str | None, game: str | None, fixture_id: str | None, puzzle_ref: str | None,
-               solution: bool, out: str, page: str | None, no_legend: bool) -> None:
+               solution: bool, out: str | None, page: str | None, no_legend: bool, profile: Any = None) -> None:
     """Draw a layout as SVG: tiles with pips, doubles crosswise, spinner branches at right
     angles, arms bending to stay on the page, and the documents' marks: a filled number for
     each counted contribution, a hollow dot for each legal position that does not count, an
@@ -85,6 +98,7 @@ def render_cmd(file: str | None, game: str | None, fixture_id: str | None, puzzl
     from fives.layout import IllegalPlacement
     from fives.draw.svg import render_layout
 
+    out = document_out(out, "an SVG picture")
     sources = [x for x in (file, fixture_id, puzzle_ref) if x is not None]
     if len(sources) != 1:
         raise UserError("give exactly one of FILE, --fixture ID or --puzzle FILE#ID")
@@ -107,6 +121,9 @@ def render_cmd(file: str | None, game: str | None, fixture_id: str | None, puzzl
     if game is not None and game != case_game:
         raise UserError(f"{where}: is a {case_game} layout, not {game}")
     rules = load_rules(case_game)
+    if profile is not None:  # spinners, counting and scores as the profile has them
+        from fives.profiles import rules_under
+        rules = rules_under(profile, case_game)
     try:
         layout, _ = build_layout(rules, list(data) + new if isinstance(data, list) else data)
     except IllegalPlacement as e:
@@ -122,7 +139,7 @@ def render_cmd(file: str | None, game: str | None, fixture_id: str | None, puzzl
 
 @click.command("book")
 @click.argument("puzzleset", type=click.Path(allow_dash=True))
-@click.option("--out", "out", default="-", show_default=True, metavar="book.html", help="Where to write the HTML (- for stdout).")
+@click.option("--out", "out", metavar="book.html", help=OUT_HELP.format(what="HTML"))
 @click.option("--title", default="Fives puzzle book", show_default=True, help="The book's title.")
 @click.option("--interactive", is_flag=True,
               help="Make a playable page instead: click a hand tile, then a highlighted position; the page's "
@@ -130,19 +147,24 @@ def render_cmd(file: str | None, game: str | None, fixture_id: str | None, puzzl
                    "(data-verified on <body>) and plays the solution on request. Still one offline file that prints.")
 @click.option("--theme", "theme_names", multiple=True, metavar="THEME",
               help="Only puzzles tagged with this theme (repeat for any of several); see spec/puzzles.md, 'Themes'.")
-def book_cmd(puzzleset: str, out: str, title: str, interactive: bool, theme_names: tuple[str, ...]) -> None:
+@rules_option
+def book_cmd(puzzleset: str, out: str | None, title: str, interactive: bool, theme_names: tuple[str, ...],
+             profile: Any = None) -> None:
     """Make a printable HTML puzzle book from PUZZLESET (a `fives-puzzles/1` file): one card
     per puzzle with its diagram, hand, target and difficulty; solutions with their diagrams
     at the back; inline SVG, no external files; cards never split across printed pages.
     With --interactive, a page to play the puzzles in a browser (offline, from file://).
-    Exit 2 for bad input (also for an unknown theme, or a theme no puzzle of the set has).
+    Exit 2 for bad input (also for an unknown theme, or a theme no puzzle of the set has, or
+    a set made under other rules than --rules names: none for the seeds', P for a set made under P).
     """
     from fives.draw.book import from_puzzles, render_book
     from fives.support.progress import Progress
     from fives.puzzles.model import load_set
     from fives.puzzles.themes import THEMES
 
-    _, entries, name = load_set(puzzleset)
+    out = document_out(out, "an HTML book")
+    data, entries, name = load_set(_puzzle_set(puzzleset))
+    check_recorded(data.get("rules"), profile, name, list(data.get("games", [])), "draw")
     puzzles = from_puzzles((pz for _, pz in entries), name)  # recomputes the points it prints
     for t in theme_names:
         if t not in THEMES:
@@ -173,18 +195,35 @@ def book_cmd(puzzleset: str, out: str, title: str, interactive: bool, theme_name
               help="tally: the Sniff paper tally; board: a cribbage-style pegging board. "
                    "Default: tally for a game shown in raw points, board for one shown in displayed points.")
 @click.option("--players", type=click.IntRange(2, 4), help="Players at the table (for the board's target). Default: one per side.")
-@click.option("--out", "out", default="-", show_default=True, metavar="OUT.svg", help="Where to write the SVG (- for stdout).")
+@click.option("--out", "out", metavar="OUT.svg", help=OUT_HELP.format(what="SVG"))
+@click.option("--chart", is_flag=True,
+              help="With --record: a chart of each side's score after every hand, with the target as a dashed line, "
+                   "instead of the tally or board.")
 def score_svg_cmd(game: str | None, scores: tuple[str, ...], labels: tuple[str, ...], record: str | None,
-                  style: str | None, players: int | None, out: str) -> None:
+                  style: str | None, players: int | None, out: str | None, chart: bool) -> None:
     """Draw scores as SVG: the Sniff tally (a stroke per 5 raw points, 50 points as a large X
     with a small x in each of the four spaces around it) or a pegging board (a hole per 5 raw
     points up to the target, front peg at the score, back peg at the score before).
-    Exit 2 for bad input.
+    With --record FILE --chart: a chart of each side's score after every hand, with the
+    target line. Exit 2 for bad input.
     """
     from fives.draw.score_svg import board_svg, histories_from_record, parse_score, tally_svg
 
+    out = document_out(out, "an SVG picture")
     if (record is None) == (not scores):
         raise UserError("give either --score (once per side) or --record FILE")
+    if chart:
+        if record is None:
+            raise UserError("--chart draws a match hand by hand: give --record FILE")
+        if style or labels or players:
+            raise UserError("--chart takes --record (and --game, --out) only: leave out --style, --label and --players")
+        from fives.draw.score_chart import chart_svg, hand_scores_from_record
+
+        rules, target, hands = hand_scores_from_record(record)
+        if game is not None and game != rules.id:
+            raise UserError(f"{record}: is a {rules.id} record, not {game}")
+        write_output(chart_svg(rules, hands, target), out)
+        return
     if record is not None:
         if labels or players:
             raise UserError("--label and --players come from the record; leave them out with --record")

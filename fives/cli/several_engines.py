@@ -2,9 +2,7 @@
 other, then every report comparing them (fives/conformance/reports.py SEVERAL, fives/conformance/html_report.py)."""
 from __future__ import annotations
 
-import json
 import sys
-from typing import TextIO
 
 import click
 
@@ -16,40 +14,34 @@ from fives.support.writing import write_output
 from fives.conformance.kinds import Kind
 from fives.support.progress import Progress
 from fives.conformance.reports import SEVERAL, human_several
-from fives.conformance.runner import CaseResult, run_cases, signals_held
-from fives.support.sanitize import json_safe, one_line
+from fives.conformance.runner import CaseResult, ResultStream, run_cases, signals_held
+from fives.conformance.stopping import StopRun, stop_after
+from fives.support.colour import wants_colour
+from fives.support.sanitize import one_line
 
 
-class _Stream:
-    """--results with several engines: one JSON line per result, tagged with its engine."""
-
-    def __init__(self, path: str | None) -> None:
-        try:
-            self.file: TextIO | None = open(path, "w", encoding="utf-8") if path else None
-        except OSError as e:
-            raise UserError(f"--results {path}: cannot write: {e.strerror}") from None
+class _Stream(ResultStream):
+    """--results with several engines: one JSON line per result, tagged with its engine (a
+    full disk: cut back to the last complete line, reported at close, as ResultStream)."""
 
     def write(self, engine: str, result: CaseResult) -> None:
-        if self.file:
-            line = json.dumps(json_safe({"engine": engine, **result.to_dict()}), ensure_ascii=False, allow_nan=False)
-            self.file.write(line + "\n")
-            self.file.flush()
-
-    def close(self) -> None:
-        if self.file:
-            self.file.close()
+        self(result, engine=engine)
 
 
 def run_several(commands: tuple[str, ...], cases: list[Case], kinds: dict[str, Kind], known: dict[str, str],
                 targets: list[tuple[str, str | None]], oneshot: bool, timeout: float | None, validate: bool,
-                results_path: str | None, write_known: str | None, **run_options: object) -> int:
+                results_path: str | None, write_known: str | None, verbosity: int = 1, maxfail: int | None = None,
+                **run_options: object) -> int:
     """Run `cases` through each engine in turn and write the comparison reports; the exit code.
 
     An engine that cannot start is reported as such and the others still run (exit 3 at the
     end); Ctrl-C or SIGTERM stops the run, the reports cover what finished (exit 130; the
-    caller turns it into 143 for SIGTERM).
+    caller turns it into 143 for SIGTERM). `maxfail`: each engine stops after that many failing
+    cases (-x, --maxfail), and the next engine runs. `verbosity`: as for `human`.
     """
     from fives.conformance.process import make_engine
+    plan = run_options.get("plan")  # --rules P: the cases already carry their expectations under P
+    profile = getattr(plan, "profile", None)
     if write_known:
         raise UserError("--write-known-failures takes a single --engine (whose failures would it list?)")
     stream = _Stream(results_path)
@@ -60,7 +52,7 @@ def run_several(commands: tuple[str, ...], cases: list[Case], kinds: dict[str, K
     labels = [c if commands.count(c) == 1 else f"{c} (#{i + 1})" for i, c in enumerate(commands)]
     try:
         for command, label in zip(commands, labels):
-            engine = make_engine(command, oneshot, timeout, validate)
+            engine = make_engine(command, oneshot, timeout, validate, profile)
             try:
                 handshake = engine.start()
             except EngineStartError as e:
@@ -76,7 +68,13 @@ def run_several(commands: tuple[str, ...], cases: list[Case], kinds: dict[str, K
                     run.results.append(r)
                     stream.write(run.label, r)
                     bar.advance(note=r.case.id)
-                run_cases(engine, cases, kinds, on_result, known, **run_options)  # type: ignore[arg-type]
+                try:
+                    run_cases(engine, cases, kinds, stop_after(maxfail, on_result), known,
+                              **run_options)  # type: ignore[arg-type]
+                except StopRun as e:
+                    engine.abort()
+                    bar.clear()
+                    click.echo(one_line(f"engine {command!r}: {e.line(len(cases) - len(run.results))}", 500), err=True)
             engine.close()
             engine = current = None
     except KeyboardInterrupt:  # Ctrl-C, or SIGTERM (runner.Terminated): the later engines do not run
@@ -91,9 +89,10 @@ def run_several(commands: tuple[str, ...], cases: list[Case], kinds: dict[str, K
                 engine.close()
             try:
                 human_out = sys.stderr if any(p is None for _, p in targets) else sys.stdout
-                click.echo(human_several(runs), file=human_out)
+                colour = wants_colour(human_out)
+                click.echo(human_several(runs, verbosity, colour, plan=plan), file=human_out, color=colour)
                 for fmt, path in targets:
-                    text = SEVERAL[fmt](runs)
+                    text = SEVERAL[fmt](runs, plan)
                     if path:
                         write_output(text, path)
                     else:

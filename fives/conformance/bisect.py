@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from fives.conformance.drivers import Engine, ReferenceEngine
-from fives.evaluation import build_layout
+from fives.evaluation import build_layout, parse_placement
 from fives.conformance.fixtures import Case
 from fives.conformance.kinds import canonical
 from fives.layout import IllegalPlacement, Placement
@@ -60,6 +60,13 @@ class Asker:
     def evaluate(self, records: Records) -> Any:
         return self._engine("evaluate", {"placements": records})
 
+    def declares(self, capability: str) -> bool:
+        hs = getattr(self.engine, "handshake", None)
+        return hs is not None and capability in hs.capabilities and self.game in hs.games
+
+    def legal(self, records: Records, hand: list[str]) -> Any:
+        return self._engine("legal-placements", {"layout": records, "hand": hand, "boneyard": 0})
+
 
 @dataclass
 class PlacementDiff:
@@ -90,6 +97,9 @@ class BisectResult:
     reference_immediate: Counts
     differing: list[PlacementDiff]
     requests: int = 0
+    #: how `differing` was found: "evaluate" (each candidate placement asked on its own) or
+    #: "legal-placements" (the engine's own list, asked when no single evaluate differed)
+    differing_by: str = "evaluate"
     #: the shortest prefix of `layout` whose whole `evaluate` answer already differs (a rule
     #: that changes no count, such as which doubles are spinners, shows here first), and how
     evaluate_prefix: int | None = None
@@ -198,8 +208,51 @@ def bisect(ask: Asker, rules: GameRules, start: Records, max_depth: int,
     got, want, _ = ask.perft(layout, 1)
     assert want is not None
     diffs = immediate_differences(ask, rules, layout)
+    by = "evaluate"
+    if not diffs and got != want and ask.declares("legal-placements"):
+        # every placement evaluates alike, yet the counts differ: the engine's move list
+        # itself differs (an engine whose house rule refuses some legal openings evaluates
+        # them fine); its legal-placements names the placements
+        diffs, by = legal_differences(ask, rules, layout), "legal-placements"
     prefix, how = first_evaluate_difference(ask, layout)
-    return BisectResult(first, total, ref_total, path, layout, got, want, diffs, ask.requests, prefix, how)
+    return BisectResult(first, total, ref_total, path, layout, got, want, diffs, ask.requests, by, prefix, how)
+
+
+def _key(rec: Any) -> tuple[str, str, str] | None:
+    """A placement record as (tile, to, side), tiles in canonical spelling; None if malformed."""
+    if not isinstance(rec, dict):
+        return None
+    try:
+        p = parse_placement({k: v for k, v in rec.items() if k in ("tile", "to", "side")}, 0)
+    except IllegalPlacement:
+        return None
+    d = p.to_dict()
+    return d["tile"], d.get("to", ""), d.get("side", "")
+
+
+def legal_differences(ask: Asker, rules: GameRules, records: Records) -> list[PlacementDiff]:
+    """The placements from `records` one side lists as legal and the other does not, asking
+    the engine's `legal-placements` once with every free tile in hand (and an empty boneyard).
+    In the reference's canonical order, then the engine's extra placements in tile order."""
+    layout, _ = build_layout(rules, records)
+    hand = [str(t) for t in ALL_TILES if t not in layout]
+    got = ask.legal(records, hand)
+    if not isinstance(got, dict) or not isinstance(got.get("placements"), list):
+        return [PlacementDiff({"tile": "(legal-placements)"}, f"answered {canonical(got)[:80]}", "a list of placements")]
+    engine = {k for k in map(_key, got["placements"]) if k is not None}
+    ref = {(p.to_dict()["tile"], p.to_dict().get("to", ""), p.to_dict().get("side", "")): (p, raw)
+           for p, raw in reference_moves(rules, records)}
+    out = [PlacementDiff(p.to_dict(), "refuses it (not among its legal placements)", f"legal, {raw} points")
+           for k, (p, raw) in ref.items() if k not in engine]
+    for k in sorted(engine - set(ref)):
+        rec = {"tile": k[0], **({"to": k[1], "side": k[2]} if k[1] else {})}
+        try:
+            layout.check(parse_placement(rec, 0))
+            why = "legal"
+        except IllegalPlacement as e:
+            why = f"illegal ({e.code.value})"
+        out.append(PlacementDiff(rec, "allows it (among its legal placements)", why))
+    return out
 
 
 def first_evaluate_difference(ask: Asker, layout: Records) -> tuple[int | None, list[str]]:
@@ -228,6 +281,9 @@ def report(result: BisectResult, game: str, command: str) -> str:
     lines.append(f"# the shortest layout found ({len(result.layout)} placements): its immediate placements "
                  f"(depth 1: engine {_counts(result.immediate)}, reference {_counts(result.reference_immediate)}) "
                  "differ in:")
+    if result.differing_by == "legal-placements":
+        lines.append("#   (no placement evaluates differently; the engine's legal-placements for this layout, every "
+                     "free tile in hand, differ from the reference's:)")
     lines += [f"#   {d.line()}" for d in result.differing] or ["#   (no single placement differs: only the counts)"]
     if result.evaluate_prefix is not None and result.evaluate_prefix < len(result.layout):
         lines.append(f"# but the evaluate answers already differ after the first {result.evaluate_prefix} "
@@ -240,7 +296,8 @@ def report(result: BisectResult, game: str, command: str) -> str:
 def engine_perft(command: str, rules: GameRules, depth: int, start: Records, do_bisect: bool,
                  timeout: float = 120.0) -> int:
     """`fives perft --engine CMD [--bisect]`: print the comparison (or the bisection) and
-    return the exit code: 0 the counts agree, 1 they differ, 3 the engine cannot be used."""
+    return the exit code: 0 the counts agree, 1 they differ, 3 the engine cannot be used.
+    `timeout`: seconds per request (`perft --timeout`; 0: no limit)."""
     import sys
 
     import click
@@ -250,6 +307,7 @@ def engine_perft(command: str, rules: GameRules, depth: int, start: Records, do_
     from fives.support.errors import EXIT_ENGINE, EXIT_FAILURES, UserError
 
     engine = ProcessEngine(command, timeout=timeout)
+    engine.profile = rules.profile  # perft --rules P: told to an engine that declares `rules`
     try:
         hs = engine.start()
     except EngineStartError as e:
@@ -258,7 +316,7 @@ def engine_perft(command: str, rules: GameRules, depth: int, start: Records, do_
         if rules.id not in hs.games or "perft" not in hs.capabilities or (do_bisect and "evaluate" not in hs.capabilities):
             need = "perft and evaluate" if do_bisect else "perft"
             raise UserError(f"engine {command!r} does not declare game {rules.id} and capability {need}", EXIT_ENGINE)
-        ask = Asker(engine, rules.id)
+        ask = Asker(engine, rules.id, reference=ReferenceEngine(profile=rules.profile))  # --rules P: P's counts
         if not do_bisect:
             got, want, code = ask.perft(start, depth)
             assert want is not None

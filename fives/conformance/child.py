@@ -5,10 +5,17 @@ read with `select` in the caller's thread, so there is no reader thread to join 
 buffered stream whose close could wait on one. Every wait has a deadline, and the whole
 process group is killed at the end, including children the engine forked that still hold
 its stdout or stderr open after the leader has exited.
+
+On Linux the kill also sweeps /proc for what left the group: every process of the engine's
+session, and every process started since the engine that carries the engine's token in its
+environment (`FIVES_ENGINE_TOKEN`), such as a daemon that called `setsid` and forked again.
+What survives (spec/protocol.md): a process that leaves the session and the group and also
+drops the token from its environment (or is another user's); without /proc, all but the group.
 """
 from __future__ import annotations
 
 import os
+import secrets
 import select
 import shlex
 import signal
@@ -25,8 +32,52 @@ _SLICE = 0.1  # seconds between checks that the leader is still alive while we w
 _DRAIN_CHUNKS = 64  # a flooding engine cannot keep a non-blocking drain going for ever
 
 
+TOKEN_VARIABLE = "FIVES_ENGINE_TOKEN"  # in the engine's environment: marks its descendants
+
+
 class ChildStartError(Exception):
     pass
+
+
+def _boot_ticks_now() -> int:
+    """Now, in the clock of /proc/PID/stat's start time (clock ticks since boot); 0 if unknown."""
+    try:
+        with open("/proc/uptime", "rb") as f:
+            return int(float(f.read().split()[0]) * os.sysconf("SC_CLK_TCK")) - 1
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+def kill_session(sid: int, token: str, since: int) -> int:
+    """SIGKILL every process of session `sid`, and every process started at or after `since`
+    (boot ticks) whose environment holds `TOKEN_VARIABLE=token`. Linux /proc only; returns how
+    many were signalled (0 without /proc)."""
+    me = os.getpid()
+    needle = f"{TOKEN_VARIABLE}={token}".encode()
+    killed = 0
+    try:
+        pids = [int(n) for n in os.listdir("/proc") if n.isdigit()]
+    except OSError:
+        return 0
+    for pid in pids:
+        if pid == me:
+            continue
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as f:
+                fields = f.read().rsplit(b")", 1)[1].split()
+            if fields[0] == b"Z":  # already dead, waiting to be reaped
+                continue
+            session, started = int(fields[3]), int(fields[19])
+            ours = session == sid
+            if not ours and started >= since:
+                with open(f"/proc/{pid}/environ", "rb") as f:
+                    ours = needle in f.read().split(b"\0")
+            if ours:
+                os.kill(pid, signal.SIGKILL)
+                killed += 1
+        except (OSError, ValueError, IndexError):  # gone meanwhile, or another user's
+            continue
+    return killed
 
 
 @dataclass
@@ -41,12 +92,15 @@ class Child:
     """A started engine process: `send` a line, `receive` a line, `stderr_tail`, `kill`."""
 
     def __init__(self, argv: list[str], cwd: str | None = None) -> None:
+        self.token = secrets.token_hex(16)
+        self._started = _boot_ticks_now()
         try:
             self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                         cwd=cwd, start_new_session=True, bufsize=0)
+                                         cwd=cwd, start_new_session=True, bufsize=0,
+                                         env={**os.environ, TOKEN_VARIABLE: self.token})
         except (OSError, ValueError) as e:
             raise ChildStartError(f"cannot start {shlex.join(argv)}: {getattr(e, 'strerror', None) or e}") from None
-        self.pgid = self.proc.pid  # start_new_session: the leader's pid is the group id
+        self.pgid = self.proc.pid  # start_new_session: the leader's pid is the group id, and the session id
         self._in = self.proc.stdin.fileno()  # type: ignore[union-attr]
         self._out = self.proc.stdout.fileno()  # type: ignore[union-attr]
         self._err = self.proc.stderr.fileno()  # type: ignore[union-attr]
@@ -181,11 +235,15 @@ class Child:
         return code
 
     def signal_group(self) -> None:
-        """SIGKILL to the whole process group (the leader may be gone: its children are not)."""
+        """SIGKILL to the whole process group (the leader may be gone: its children are not),
+        then to what left it: the engine's session, and processes holding its token."""
         try:
             os.killpg(self.pgid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError, OSError):
             pass
+        for _ in range(2):  # a second pass for what was forking during the first
+            if not kill_session(self.pgid, self.token, self._started):
+                break
 
     def kill(self) -> None:
         """Kill the whole group now and release the pipes; never blocks for long."""

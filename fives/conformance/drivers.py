@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fives.conformance.child import RAW_KEEP, STDERR_KEEP
 from fives.conformance.deadline import DeadlineRunner
@@ -22,9 +22,12 @@ from fives.conformance.fixtures import Case
 from fives.support.reading import parse_json_line
 from fives.support.sanitize import quote
 from fives.conformance.kinds import Kind, load_kinds
-from fives.rules import game_ids, load_rules
+from fives.rules import GameRules, game_ids, load_rules
 
-__all__ = ["PROTOCOL_VERSION", "Outcome", "Handshake", "EngineStartError", "Engine", "ReferenceEngine",
+if TYPE_CHECKING:
+    from fives.profiles import Profile
+
+__all__ = ["PROTOCOL_VERSION", "RULES_CAPABILITY", "Outcome", "Handshake", "EngineStartError", "Engine", "ReferenceEngine",
            "parse_reply", "check_reply"]
 
 PROTOCOL_VERSION = 1
@@ -62,9 +65,20 @@ class Engine:
     that messages do not depend on how cases are shared among parallel engines."""
 
     handshake: Handshake
+    #: the rule profile of the run (--rules), None for the seeds' rules
+    profile: Profile | None = None
 
     def start(self) -> Handshake:
         raise NotImplementedError
+
+    def rules_told(self, case: Case | None = None) -> dict[str, Any] | None:
+        """The `rules` object a request carries: the run's profile (or a variant case's own),
+        and only to an engine that declared the `rules` capability (one that does not is taken
+        to play it natively)."""
+        profile = case.rules if case is not None and case.rules is not None else self.profile
+        if profile is None or RULES_CAPABILITY not in self.handshake.capabilities:
+            return None
+        return rules_message(profile)
 
     def run(self, case: Case, seq: int | None = None) -> Outcome:
         raise NotImplementedError
@@ -87,11 +101,55 @@ class Engine:
             return f"engine does not declare game {case.game}"
         if cap not in self.handshake.capabilities:
             return f"engine does not declare capability {cap}"
+        return self._case_rules_problem(case)
+
+    def _case_rules_problem(self, case: Case) -> str | None:
+        """Why a case with its own rule profile (a variant fixture) is not run here, or None:
+        the engine must be told it (`rules` capability), and a run under another profile
+        leaves it out."""
+        own = case.rules
+        if own is None:
+            return None
+        if self.profile is not None and self.profile.digest != own.digest:
+            return f"the case plays under its own rules {own.name}, not the run's {self.profile.name}"
+        if self.profile is None and RULES_CAPABILITY not in self.handshake.capabilities \
+                and not isinstance(self, ReferenceEngine):
+            return f"the case plays under rules {own.name}: engine does not declare capability {RULES_CAPABILITY}"
         return None
 
 
-def request_for(case: Case, request_id: str) -> dict[str, Any]:
-    return {"id": request_id, "type": case.kind, "game": case.game, "input": case.input}
+def request_for(case: Case, request_id: str, rules: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The request for one case; `rules` (the profile, `rules_message`) only to an engine that
+    declared the `rules` capability."""
+    msg = {"id": request_id, "type": case.kind, "game": case.game, "input": case.input}
+    if rules is not None:
+        msg["rules"] = rules
+    return msg
+
+
+#: The capability an engine declares to be told the rule profile of a run (spec/protocol.md).
+RULES_CAPABILITY = "rules"
+
+
+def rules_message(profile: Profile) -> dict[str, Any]:
+    """The `rules` object of a request: everything an engine needs to play `profile`."""
+    return {"name": profile.name, "extends": profile.extends, "digest": profile.digest,
+            "overrides": json.loads(json.dumps(dict(profile.overrides)))}
+
+
+def profile_from_message(msg: Any) -> Profile:
+    """The profile a request's `rules` object names; UserError (that request's error) when it is
+    not one: not an object, an unknown game or parameter, a bad value, a digest that does not
+    match its overrides."""
+    from fives.profiles import make_profile
+
+    if not isinstance(msg, dict) or not isinstance(msg.get("extends"), str) or not isinstance(msg.get("overrides"), dict):
+        raise UserError("rules: expected an object {name, extends, digest, overrides}")
+    name = msg.get("name")
+    profile = make_profile(msg["extends"], msg["overrides"], name if isinstance(name, str) else "", where="rules")
+    if "digest" in msg and msg["digest"] != profile.digest:
+        raise UserError(f"rules: digest {quote(msg['digest'], 40)} does not match its overrides ({profile.digest})")
+    return profile
 
 
 class ReferenceEngine(Engine):
@@ -99,8 +157,15 @@ class ReferenceEngine(Engine):
     With `timeout` (seconds) a case over budget is an error and the run goes on."""
 
     def __init__(self, hooks: dict[str, Any] | None = None, name: str = "fives-reference",
-                 timeout: float | None = None, slow_timeout: float | None = None) -> None:
+                 timeout: float | None = None, slow_timeout: float | None = None,
+                 profile: Profile | None = None, honours_rules: bool = False) -> None:
         self.hooks = hooks or {}
+        # the profile played whatever a request says; or, with `honours_rules` (`fives serve`
+        # without --rules), the one each request's `rules` names (the `rules` capability)
+        self.profile = profile
+        self.honours_rules = honours_rules
+        self._rules: dict[tuple[str, str], GameRules] = {}
+        self._told: dict[str, Profile] = {}
         # a case tagged slow (deep perft, run only with --slow) may take minutes by design:
         # it gets its own budget (None or 0: no limit) unless --timeout was given
         self.slow_timeout = slow_timeout
@@ -108,18 +173,43 @@ class ReferenceEngine(Engine):
         self.timeout = timeout
         self._deadline = DeadlineRunner()
         from fives import __version__
-        self.handshake = Handshake(name, __version__, "python", game_ids(), sorted({k.capability for k in self.kinds.values()}))
+        caps = {k.capability for k in self.kinds.values()} | ({RULES_CAPABILITY} if honours_rules else set())
+        self.handshake = Handshake(name, __version__, "python", game_ids(), sorted(caps))
 
     def start(self) -> Handshake:
         return self.handshake
 
-    def answer(self, kind: str, game: str, input: dict[str, Any]) -> Any:
-        return self.kinds[kind].run(load_rules(game), input, self.hooks)
+    def rules_for(self, game: str, told: Any = None) -> GameRules:
+        """The rules a request of `game` is answered under (`told`: the request's `rules` object)."""
+        profile = self.profile
+        if told is not None and self.honours_rules:
+            key = json.dumps(told, sort_keys=True, default=str)
+            if key not in self._told:
+                if len(self._told) >= 64:  # a stream of ever new profiles must not grow memory
+                    self._told.clear()
+                self._told[key] = profile_from_message(told)
+            profile = self._told[key]
+        if profile is None:
+            return load_rules(game)
+        if (profile.digest, game) not in self._rules:
+            from fives.profiles import rules_under
+            self._rules[(profile.digest, game)] = rules_under(profile, game)
+        return self._rules[(profile.digest, game)]
+
+    def answer(self, kind: str, game: str, input: dict[str, Any], told: Any = None) -> Any:
+        return self.kinds[kind].run(self.rules_for(game, told), input, self.hooks)
 
     def run(self, case: Case, seq: int | None = None) -> Outcome:
         t0 = time.perf_counter()
         limit = self.slow_timeout if "slow" in case.tags else self.timeout
-        done = self._deadline.call(lambda: self.answer(case.kind, case.game, case.input), limit)
+        if case.rules is not None:  # a variant case plays under its own profile
+            from fives.profiles import rules_under
+
+            rules = rules_under(case.rules, case.game)
+            call = lambda: self.kinds[case.kind].run(rules, case.input, self.hooks)  # noqa: E731
+        else:
+            call = lambda: self.answer(case.kind, case.game, case.input)  # noqa: E731
+        done = self._deadline.call(call, limit)
         seconds = time.perf_counter() - t0
         if done.status == "timeout":
             return Outcome("error", message=f"no answer within {limit:g}s (timeout; the case was stopped; --timeout 0: no limit)",

@@ -3,14 +3,16 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
 
 from fives.support import paths
 from fives.support.errors import UserError
-from fives.conformance.fixture_cache import FixtureCache, cache_dir, entry_key
+from fives.support.sanitize import clean_name
+from fives.conformance.fixture_cache import FixtureCache, cache_dir, caching_off, entry_key
 from fives.support.reading import parse_text, read_text
 from fives.conformance.kinds import Kind, load_kinds
 from fives.conformance.kinds.perft import is_slow as perft_is_slow
@@ -32,10 +34,17 @@ class Case:
     file: str
     description: str = ""
     tags: tuple[str, ...] = field(default=())
+    #: the rule profile (fives.profiles.Profile) the case is played under: its file's or its
+    #: own `rules` (spec/fixtures.md, "Variant cases"); None for the seeds' rules
+    rules: Any = field(default=None, compare=False)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "kind": self.kind, "game": self.game, "clauses": list(self.clauses),
-                "source": self.source, "description": self.description, "input": self.input, "expect": self.expect}
+        out = {"id": self.id, "kind": self.kind, "game": self.game, "clauses": list(self.clauses),
+               "source": self.source, "description": self.description, "input": self.input, "expect": self.expect}
+        if self.rules is not None:
+            out["rules"] = {"name": self.rules.name, "digest": self.rules.digest,
+                            "overrides": dict(self.rules.overrides)}
+        return out
 
 
 def display_name(path: Path) -> str:
@@ -62,8 +71,10 @@ def perft_cases(data: dict[str, Any], name: str) -> list[Case]:
     """A perft table (conformance/perft/perft.yaml) as cases of kind `perft`: one per row and
     one per divide entry (the divide entry's placement played, one ply shallower)."""
     cases = []
+    made_under = _table_profile(data.get("rules"), name)  # a table made under --rules P: its cases play P
     for table in data["tables"]:
         game, start = table["game"], list(table["from"])
+        under = made_under if made_under is not None and made_under.extends == game else None
         p = "SN" if game == "american-sniff" else "HR"
         clauses = (f"{p}-PLACE-1", f"{p}-SPIN-2", f"{p}-SCORE-1")
         source = {"derived": f"{name}: table {table['id']}"}
@@ -71,7 +82,7 @@ def perft_cases(data: dict[str, Any], name: str) -> list[Case]:
         def case(cid: str, placements: list[Any], depth: int, nodes: int, points: int, desc: str) -> Case:
             return Case(cid, "perft", game, clauses, source, {"placements": placements, "depth": depth},
                         {"nodes": nodes, "points": points}, name, desc,
-                        ("slow",) if nodes > SLOW_NODES or perft_is_slow(game, placements, depth) else ())
+                        ("slow",) if nodes > SLOW_NODES or perft_is_slow(game, placements, depth) else (), under)
 
         for row in table["depths"]:
             cases.append(case(f"PERFT-{table['id']}-D{row['depth']}", start, row["depth"], row["nodes"],
@@ -86,6 +97,29 @@ def perft_cases(data: dict[str, Any], name: str) -> list[Case]:
     return cases
 
 
+def _table_profile(recorded: Any, name: str) -> Any:
+    """The profile a perft table records (`rules`, written by `fives perft --check --update --rules P`)."""
+    if recorded is None:
+        return None
+    from fives.profiles import make_profile
+
+    profile = make_profile(recorded["extends"], recorded["overrides"], recorded["name"], where=f"{name}: rules")
+    if profile.digest != recorded["digest"]:
+        raise UserError(f"{name}: rules: digest {recorded['digest']} does not match its overrides ({profile.digest})")
+    return profile
+
+
+def _walk(root: Path) -> Iterator[Path]:
+    """Every path under `root`, as rglob, but a folder that cannot be read is an error, not a
+    silently smaller suite (issue 21)."""
+    def refuse(e: OSError) -> None:
+        raise UserError(f"{clean_name(str(e.filename))}: cannot read this folder ({e.strerror})")
+    for folder, dirs, files in os.walk(root, onerror=refuse):
+        dirs.sort()
+        for name in dirs + files:
+            yield Path(folder, name)
+
+
 def fixture_files(roots: Iterable[Path] | None = None) -> list[Path]:
     """Every fixture file under `roots` (files or folders), sorted for a stable run order."""
     out: list[Path] = []
@@ -94,7 +128,7 @@ def fixture_files(roots: Iterable[Path] | None = None) -> list[Path]:
         if root.is_file():
             out.append(root)
         elif root.is_dir():
-            found = [p for p in root.rglob("*") if p.suffix in FIXTURE_SUFFIXES and p.is_file()
+            found = [p for p in _walk(root) if p.suffix in FIXTURE_SUFFIXES and p.is_file()
                      and "schema" not in p.parts and p.name != "manifest.yaml"]
             if not found:  # an empty suite must not pass as "0 passed"
                 raise UserError(f"{root}: no fixture file in this folder (*{', *'.join(FIXTURE_SUFFIXES)})")
@@ -165,9 +199,30 @@ def cases_of(data: dict[str, Any], name: str) -> list[Case]:
     """The cases of a validated document (a fixture file or a perft table)."""
     if data.get("format") == PERFT_FORMAT:
         return perft_cases(data, name)
+    default = data.get("rules")
     return [Case(raw["id"], raw["kind"], raw["game"], tuple(raw["clauses"]), raw["source"], raw["input"],
-                 raw["expect"], name, raw.get("description", ""), _tags(raw))
+                 raw["expect"], name, raw.get("description", ""), _tags(raw),
+                 case_profile(raw.get("rules", default), raw["game"], f"{name}: case {raw['id']}"))
             for raw in data["cases"]]
+
+
+def case_profile(ref: Any, game: str, where: str) -> Any:
+    """The Profile of a case's `rules`: a shipped profile's name, or inline `{name?, rules}`
+    overrides of the case's own game. None when absent. UserError naming `where` otherwise."""
+    if ref is None:
+        return None
+    from fives.profiles import load_profile, make_profile, shipped_profiles
+
+    if isinstance(ref, str):
+        if ref not in shipped_profiles():  # never a path: a fixture names shipped profiles only
+            raise UserError(f"{where}: rules: unknown profile {ref!r} (shipped: {', '.join(shipped_profiles())})")
+        profile = load_profile(ref)
+    else:
+        profile = make_profile(game, ref.get("rules", {}), ref.get("name", ""), ref.get("source", "fixture"),
+                               f"{where}: rules")
+    if profile.extends != game:
+        raise UserError(f"{where}: rules: profile {profile.name} extends {profile.extends}, not {game}")
+    return profile
 
 
 def id_fragments(globs: Iterable[str]) -> tuple[str, ...] | None:
@@ -198,12 +253,25 @@ def load_file(path: Path, kinds: dict[str, Kind], schemas: Schemas,
     name = display_name(path)
     key = entry_key(fingerprint, text.encode("utf-8")) if cache is not None else ""
     data = cache.get(key) if cache is not None else None
-    if data is None:
-        data = parse_text(text, str(path))
-        validate_document(data, name, kinds, schemas)
-        if cache is not None:
-            cache.put(key, data)
+    if data is not None:
+        try:
+            return cases_of(data, name)
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError):
+            pass  # an entry this loader cannot read: the source decides, as with no cache
+    data = parse_text(text, str(path))
+    validate_document(data, name, kinds, schemas)
+    if cache is not None:
+        cache.put(key, data)
     return cases_of(data, name)
+
+
+def default_cache() -> FixtureCache | None:
+    """The prebuilt suite (a built wheel) and the user's fixture cache, or None when
+    FIVES_NO_CACHE is set (then every file is parsed and validated from its source)."""
+    if caching_off():
+        return None
+    store = FixtureCache(cache_dir(), prebuilt=paths.prebuilt_dir())
+    return store if store.active else None
 
 
 def _case_id_at(data: Any, err: Any) -> str:
@@ -219,14 +287,15 @@ def _case_id_at(data: Any, err: Any) -> str:
 def load_cases(roots: Iterable[Path] | None = None, cache: FixtureCache | bool = True,
                ids: Iterable[str] = ()) -> list[Case]:
     """Every case under `roots` (default: fixtures, golden suites, perft table), in file order.
-    `cache`: True for the user's fixture cache (fives/conformance/fixture_cache.py), False for none.
+    `cache`: True for the prebuilt suite and the user's fixture cache (default_cache), False for
+    none; the cases are the same either way (fives/conformance/fixture_cache.py).
     `ids`: ID globs; when given, files that cannot hold a matching case may be left out (a
     shortcut for `--id`: the caller still filters, and the duplicate-ID check then covers only
     the files read)."""
     roots = list(roots) if roots is not None else None
     kinds = load_kinds()
     schemas = Schemas(kinds)
-    store = cache if isinstance(cache, FixtureCache) else FixtureCache(cache_dir()) if cache else None
+    store = cache if isinstance(cache, FixtureCache) else default_cache() if cache else None
     fingerprint = schemas.fingerprint() if store is not None else ""
     misses_before = store.misses if store is not None else 0
     cases: list[Case] = []

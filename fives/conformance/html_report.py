@@ -6,7 +6,9 @@ from __future__ import annotations
 from collections import defaultdict
 
 from fives.conformance.clauses import Clause
+from fives.conformance.expected_under import ProfilePlan
 from fives.conformance.failures import EngineRun, Explanation, clause_order, explain_result, failures_by_clause, load_clause_book
+from fives.conformance.html_patterns import CSS as PATTERN_CSS, patterns_section
 from fives.conformance.runner import CaseResult
 from fives.support.sanitize import html_text as h
 
@@ -42,7 +44,8 @@ def _cell_class(failed: int, passed: int, skipped: int, known: int) -> str:
 def _case_html(ex: Explanation) -> str:
     r = ex.result
     parts = [f'<div class="case" data-case="{h(r.case.id)}"><b><code>{h(r.case.id)}</code></b> '
-             f'<span class="muted">{h(r.status)} · {h(r.case.file)}</span>']
+             f'<span class="muted">{h(r.status)} · {h(r.case.file)}'
+             + (f" · expected under {h(r.expected_under)}" if r.expected_under else "") + "</span>"]
     if r.case.description:
         parts.append(f"<div>{h(r.case.description)}</div>")
     for d in ex.differences:
@@ -100,12 +103,24 @@ def _top_clauses(results: list[CaseResult], clauses: dict[str, Clause], n: int =
     return ", ".join(f"<code>{h(f.clause)}</code> {f.bad}/{f.total}" for f in rows)
 
 
-def html_page(runs: list[EngineRun]) -> str:
+def _rules_html(plan: ProfilePlan | None) -> str:
+    if plan is None:
+        return ""
+    p = plan.profile
+    return (f'<p id="rules" data-rules="{h(p.name)}" data-digest="{h(p.digest)}">Rules: <b>{h(p.name)}</b> '
+            f"(digest <code>{h(p.digest)}</code>, extends <code>{h(p.extends)}</code>"
+            + (f"; source: {h(p.source)}" if p.source else "") + f"): {len(plan.changed)} cases expected under it, "
+            f"{len(plan.illegal)} skipped as illegal under it"
+            + (" (only the unchanged cases run)" if plan.unchanged_only else "") + ".</p>")
+
+
+def html_page(runs: list[EngineRun], plan: ProfilePlan | None = None) -> str:
     clauses = load_clause_book()
+    failing = any(r.counts_as_failure for run in runs for r in run.results)
     title = f"fives conformance: {len(runs)} engine{'s' * (len(runs) != 1)}"
     out = ['<!DOCTYPE html>', '<html lang="en"><head><meta charset="utf-8">',
            '<meta name="viewport" content="width=device-width, initial-scale=1">',
-           f"<title>{h(title)}</title><style>{CSS}</style></head><body>", f"<h1>{h(title)}</h1>",
+           f"<title>{h(title)}</title><style>{CSS}{PATTERN_CSS if failing else ''}</style></head><body>", f"<h1>{h(title)}</h1>" + _rules_html(plan),
            '<h2>Totals</h2><table id="totals"><thead><tr><th>engine</th><th>name</th><th>passed</th>'
            "<th>failed</th><th>errored</th><th>skipped</th><th>known</th>"
            "<th>most consistently failing clauses</th></tr></thead><tbody>"]
@@ -124,6 +139,7 @@ def html_page(runs: list[EngineRun]) -> str:
                    + "".join(f'<td class="n">{c[s]}</td>' for s in ("passed", "failed", "errored", "skipped", "known"))
                    + f"<td>{_top_clauses(run.results, clauses)}</td></tr>")
     out.append("</tbody></table>")
+    out += patterns_section(runs, clauses)
 
     by_clause: list[dict[str, list[CaseResult]]] = []
     for run in runs:

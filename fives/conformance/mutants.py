@@ -22,10 +22,12 @@ def all_mutants() -> list[Mutant]:
     return LAYOUT_MUTANTS + PLAY_MUTANTS
 
 
-def mutant_engine(name: str) -> ReferenceEngine:
+def mutant_engine(name: str, profile: Any = None, honours_rules: bool = False) -> ReferenceEngine:
+    """`fives serve --mutant NAME [--rules P]`: the misreading on top of P, or (`honours_rules`)
+    on top of the profile each request names."""
     for m in all_mutants():
         if m.name == name:
-            return ReferenceEngine(m.hooks(), name=f"fives-mutant-{name}")
+            return ReferenceEngine(m.hooks(), name=f"fives-mutant-{name}", profile=profile, honours_rules=honours_rules)
     raise UserError(f"unknown mutant {name!r}: one of {', '.join(m.name for m in all_mutants())}")
 
 
@@ -44,8 +46,10 @@ class MutantResult:
         return bool(self.killers)
 
 
-def run_mutant(m: Mutant, cases: list[Any], via_protocol: bool, timeout: float) -> MutantResult:
-    """Run every case against one mutant; the cases it fails or errors are its killers."""
+def run_mutant(m: Mutant, cases: list[Any], via_protocol: bool, timeout: float, plan: Any = None) -> MutantResult:
+    """Run every case against one mutant; the cases it fails or errors are its killers.
+    `plan` (--rules P, fives/conformance/expected_under.py): the cases carry P's expectations
+    and the mutant plays P (told through the protocol's `rules`) with its one misreading."""
     import sys
 
     from fives.conformance.process import ProcessEngine
@@ -57,9 +61,10 @@ def run_mutant(m: Mutant, cases: list[Any], via_protocol: bool, timeout: float) 
     cases = [c for c in cases if c.kind != "perft" or c.expect["nodes"] <= MUTANT_PERFT_NODES]
     engine = (ProcessEngine(f"{sys.executable} -m fives.cli serve --mutant {m.name}", timeout=timeout)
               if via_protocol else ReferenceEngine(m.hooks(), name=m.name, timeout=timeout))
+    engine.profile = plan.profile if plan is not None else None
     engine.start()
     try:
-        results = run_cases(engine, cases, kinds)
+        results = run_cases(engine, cases, kinds, plan=plan)
     finally:
         engine.close()
     return MutantResult(m, [r for r in results if r.status in ("failed", "errored")], len(results))

@@ -49,6 +49,7 @@ class ProcessEngine(Engine):
 
     def clone(self) -> ProcessEngine:
         twin = type(self)(self.command, self.timeout, self.validator, self.start_failures_allowed)
+        twin.profile = self.profile
         if hasattr(self, "handshake"):  # the twin starts its own process at its first case
             twin.handshake = self.handshake
         return twin
@@ -123,6 +124,8 @@ class ProcessEngine(Engine):
             raise EngineStartError(f"handshake failed: {out.message}" + (f" (stderr: {quote(tail[0], 200)[1:-1]})" if tail else ""))
         if problem := self._validate("hello", out.answer):
             raise EngineStartError(f"hello reply violates the protocol schema: {problem}")
+        if problem := hello_problem(out.answer):  # with or without --validate
+            raise EngineStartError(f"handshake failed: {problem}")
         return parse_handshake(out.answer)
 
     def _spawn(self) -> Child:
@@ -174,7 +177,7 @@ class ProcessEngine(Engine):
         proc = self.proc
         assert proc is not None
         rid = self._request_id(case, seq)
-        out = self._exchange(proc, request_for(case, rid), rid)
+        out = self._exchange(proc, request_for(case, rid, self.rules_told(case)), rid)
         if out.status == "error":
             if out.stderr is None:
                 out.stderr = proc.stderr_tail()
@@ -199,6 +202,22 @@ class ProcessEngine(Engine):
         proc = self.proc
         if proc is not None:
             proc.signal_group()  # the worker using it sees end of output at once
+
+
+def hello_problem(msg: Any) -> str | None:
+    """What makes a hello reply unusable whatever --validate says: a wrong id (the stream is
+    out of step), or `games` / `capabilities` lists holding anything but names (a list of
+    nulls and numbers would skip every case, a green run of nothing)."""
+    if not isinstance(msg, dict):
+        return None  # parse_handshake names it
+    if msg.get("id") != "hello":
+        return f"hello reply id {quote(json.dumps(msg.get('id')), 80)[1:-1]} is not \"hello\""
+    for key in ("games", "capabilities"):
+        items = msg.get(key)
+        if isinstance(items, list) and not all(isinstance(v, str) and v for v in items):
+            bad = next(v for v in items if not (isinstance(v, str) and v))
+            return f"hello reply {key} must be a list of names, found {quote(json.dumps(bad), 80)[1:-1]}"
+    return None
 
 
 class OneShotEngine(ProcessEngine):
@@ -226,7 +245,7 @@ class OneShotEngine(ProcessEngine):
             if self.aborted:  # abort() ran while this process was starting
                 return Outcome("error", message="run stopped")
             rid = self._request_id(case, seq)
-            out = self._exchange(proc, request_for(case, rid), rid)
+            out = self._exchange(proc, request_for(case, rid, self.rules_told(case)), rid)
             if out.status == "error" and out.stderr is None:
                 out.stderr = proc.stderr_tail()
             return out
@@ -244,7 +263,8 @@ class OneShotEngine(ProcessEngine):
 DEFAULT_TIMEOUT = 10.0
 
 
-def make_engine(command: str | None, oneshot: bool, timeout: float | None, validate: bool) -> Engine:
+def make_engine(command: str | None, oneshot: bool, timeout: float | None, validate: bool,
+                profile: Any = None) -> Engine:
     """`timeout` None: the default budget, except that slow cases in process (deep perft rows,
     which take minutes by design) run to the end; an explicit --timeout holds for every case."""
     budget = DEFAULT_TIMEOUT if timeout is None else timeout
@@ -252,7 +272,7 @@ def make_engine(command: str | None, oneshot: bool, timeout: float | None, valid
         if oneshot:
             raise UserError("--oneshot needs --engine CMD")
         from fives.conformance.drivers import ReferenceEngine
-        return ReferenceEngine(timeout=budget, slow_timeout=timeout)  # --timeout holds in process too (0: no limit)
+        return ReferenceEngine(timeout=budget, slow_timeout=timeout, profile=profile)  # --timeout holds in process too (0: no limit)
     timeout = budget
     validator = None
     if validate:
@@ -260,6 +280,8 @@ def make_engine(command: str | None, oneshot: bool, timeout: float | None, valid
         validator = MessageValidator()
     cls = OneShotEngine if oneshot else ProcessEngine
     try:
-        return cls(command, timeout=timeout, validator=validator)
+        engine = cls(command, timeout=timeout, validator=validator)
+        engine.profile = profile  # --rules: told to an engine that declares `rules` (drivers.Engine.rules_told)
+        return engine
     except EngineStartError as e:
         raise UserError(f"engine {command!r}: {e}", EXIT_ENGINE) from None

@@ -19,9 +19,13 @@ from typing import Any, Callable
 from xml.sax.saxutils import escape, quoteattr
 
 from fives.conformance.clauses import Clause
+from fives.conformance.expected_under import ProfilePlan
 from fives.conformance.drivers import Handshake
-from fives.conformance.failures import EngineRun, explain_result, failures_by_clause, load_clause_book
+from fives.conformance.failures import (EngineRun, explain_result, failures_by_clause, group_failures,
+                                       failures_markdown, load_clause_book, pattern_lines, pattern_markdown)
 from fives.conformance.runner import CaseResult
+from fives.support.colour import paint
+from fives.support.wording import plural
 from fives.support.sanitize import escape_controls, json_safe, markdown_cell, markdown_code, one_line
 
 STATUSES = ("passed", "failed", "errored", "skipped")
@@ -43,9 +47,12 @@ def counts(results: list[CaseResult]) -> Counter[str]:
     return c
 
 
-def summary_line(results: list[CaseResult]) -> str:
+def summary_line(results: list[CaseResult], colour: bool = False) -> str:
+    """`N passed, N failed, N errored, N skipped`; with `colour`, the non-zero counts in
+    green (passed), red (failed, errored) and yellow (skipped) for a terminal."""
     c = counts(results)
-    line = f"{c['passed']} passed, {c['failed']} failed, {c['errored']} errored, {c['skipped']} skipped"
+    shades = {"passed": "green", "failed": "red", "errored": "red", "skipped": "yellow"}
+    line = ", ".join(paint(f"{c[s]} {s}", shades[s], colour and c[s] > 0) for s in STATUSES)
     # known failures are in none of the four counts: say so, or the total would not add up
     return line + (f", {c['known']} known failure{'s' * (c['known'] != 1)}" if c["known"] else "")
 
@@ -53,6 +60,20 @@ def summary_line(results: list[CaseResult]) -> str:
 def engine_line(handshake: Handshake) -> str:
     return one_line(f"engine: {handshake.name} {handshake.version} ({handshake.language}); "
                     f"games: {', '.join(handshake.games)}; capabilities: {', '.join(handshake.capabilities)}", 500)
+
+
+def rules_line(plan: ProfilePlan) -> str:
+    """What --rules P did to the suite: the profile, its digest, the cases it changed or skipped."""
+    p = plan.profile
+    line = (f"rules: {p.name} (digest {p.digest}), extends {p.extends}"
+            + (f"; source: {p.source}" if p.source else "")
+            + f"; {len(plan.changed)} case{'s' * (len(plan.changed) != 1)} expected under {p.name}"
+            + f", {len(plan.illegal)} skipped as illegal under it")
+    return one_line(line + ("; only the unchanged cases run (--unchanged-only)" if plan.unchanged_only else ""), 600)
+
+
+def _under(r: CaseResult) -> str:
+    return f" (expected under {r.expected_under})" if r.expected_under else ""
 
 
 def _table(groups: dict[str, list[CaseResult]], title: str) -> list[str]:
@@ -93,31 +114,43 @@ def explain_lines(r: CaseResult, clauses: dict[str, Clause], indent: str = "    
 
 
 def human(results: list[CaseResult], handshake: Handshake | None, interrupted: bool = False,
-          verbose_failures: int = 50, clauses: dict[str, Clause] | None = None) -> str:
+          verbose_failures: int = 50, clauses: dict[str, Clause] | None = None, verbosity: int = 1,
+          colour: bool = False, stopped: str | None = None, plan: ProfilePlan | None = None) -> str:
+    """The terminal report. `verbosity` 1 (`conformance run -v`): everything, the tables per
+    rule area and per file included; 0 (the default of `conformance run`): the same without
+    the tables, so an all-pass run is the engine line and the final line; -1 (`-q`): the final
+    line alone. `colour`: the final line's counts and the failure tags in colour. `stopped`:
+    why the run stopped early (-x, --maxfail), said before the final line."""
+    if verbosity < 0:
+        return summary_line(results, colour)
     clauses = load_clause_book() if clauses is None else clauses
     lines: list[str] = []
     if handshake:
         lines.append(engine_line(handshake))
+    if plan is not None:
+        lines.append(rules_line(plan))
+    lines += pattern_lines(results, clauses)
     failing = failures_by_clause(results, clauses)
     if failing:
         lines.append("failing clauses, most consistently failing first (a case counts under each clause it tests):")
         lines += [f"  {f.line()}" for f in failing[:CLAUSE_LINES]]
         if len(failing) > CLAUSE_LINES:
-            lines.append(f"  ... and {len(failing) - CLAUSE_LINES} more clauses")
+            lines.append(f"  ... and {plural(len(failing) - CLAUSE_LINES, 'more clause')}")
     by_area: dict[str, list[CaseResult]] = defaultdict(list)
     by_file: dict[str, list[CaseResult]] = defaultdict(list)
     for r in results:
         by_area[area_of(r)].append(r)
         by_file[r.case.file].append(r)
-    lines += _table(by_area, "by rule area")
-    lines += _table(by_file, "by file")
+    if verbosity >= 1:
+        lines += _table(by_area, "by rule area")
+        lines += _table(by_file, "by file")
     bad = [r for r in results if r.status in ("failed", "errored")]
     if bad:
         lines.append("failures:")
     quoted: set[str] = set()
     for r in bad[:verbose_failures]:
         tag = f" (known: {one_line(r.known, 200)})" if r.known else ""
-        lines.append(f"  {r.status.upper()} {r.case.id} [{r.case.file}]{tag}")
+        lines.append(f"  {paint(r.status.upper(), 'red', colour)} {r.case.id} [{r.case.file}]{_under(r)}{tag}")
         lines += explain_lines(r, clauses, quoted=quoted)
     if len(bad) > verbose_failures:
         lines.append(f"  ... and {len(bad) - verbose_failures} more (use --report json for all)")
@@ -128,32 +161,38 @@ def human(results: list[CaseResult], handshake: Handshake | None, interrupted: b
                      + (f": {', '.join(r.case.id for r in fixed)}" if fixed else ""))
     if interrupted:
         lines.append("interrupted: the results above cover the cases that finished")
-    lines.append(summary_line(results))
+    if stopped:
+        lines.append(stopped)
+    lines.append(summary_line(results, colour))
     return "\n".join(lines)
 
 
-def human_several(runs: list[EngineRun]) -> str:
+def human_several(runs: list[EngineRun], verbosity: int = 1, colour: bool = False,
+                  plan: ProfilePlan | None = None) -> str:
     """Each engine's report under its command, then one line per engine; the last line adds
-    up every engine's run (so it still reads `N passed, N failed, N errored, N skipped`)."""
+    up every engine's run (so it still reads `N passed, N failed, N errored, N skipped`).
+    `verbosity` and `colour` as for `human`; -1 gives the last line alone."""
+    if verbosity < 0:
+        return summary_line([r for run in runs for r in run.results], colour)
     clauses = load_clause_book()
-    out: list[str] = []
+    out: list[str] = [rules_line(plan)] if plan is not None else []
     for run in runs:
         out.append(f"=== {one_line(run.label, 300)} ===")
         out.append(f"could not start: {one_line(run.error, 300)}" if run.error else
-                   human(run.results, run.handshake, run.interrupted, 10, clauses))
+                   human(run.results, run.handshake, run.interrupted, 10, clauses, verbosity, colour))
     out.append("engines:")
     for run in runs:
         top = failures_by_clause(run.results, clauses)[:3]
         worst = "; most consistently failing: " + ", ".join(f"{f.clause} {f.bad}/{f.total}" for f in top) if top else ""
         out.append(f"  {one_line(run.label, 120)}: " + ("could not start" if run.error else summary_line(run.results))
                    + worst)
-    out.append(summary_line([r for run in runs for r in run.results]))
+    out.append(summary_line([r for run in runs for r in run.results], colour))
     return "\n".join(out)
 
 
 # -- JSON ------------------------------------------------------------------------------------------
 def _json_doc(results: list[CaseResult], handshake: Handshake | None, interrupted: bool,
-              clauses: dict[str, Clause]) -> dict[str, Any]:
+              clauses: dict[str, Clause], plan: ProfilePlan | None = None) -> dict[str, Any]:
     c = counts(results)
     cases = []
     for r in results:
@@ -162,18 +201,24 @@ def _json_doc(results: list[CaseResult], handshake: Handshake | None, interrupte
         if r.status in ("failed", "errored"):
             d["explanation"] = explain_result(r, clauses).to_dict()
         cases.append(d)
-    return {
-        "engine": handshake.raw or {"name": handshake.name, "version": handshake.version} if handshake else None,
+    doc: dict[str, Any] = {
+        "engine": handshake.raw or {"name": handshake.name, "version": handshake.version} if handshake else None}
+    if plan is not None:  # only under --rules: the default report stays as it was
+        doc["rules"] = plan.to_dict()
+    doc |= {
         "summary": {s: c[s] for s in STATUSES} | {"known": c["known"], "interrupted": interrupted},
         "failures_by_clause": [f.to_dict() for f in failures_by_clause(results, clauses)],
-        "cases": cases,
     }
+    groups = group_failures(results, clauses)
+    if groups:  # only with failures: an all-pass report stays as it was
+        doc["failures_by_pattern"] = [g.to_dict() for g in groups]
+    return doc | {"cases": cases}
 
 
 _compact = json.JSONEncoder(ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode
 #: Lists written one entry per line (each entry compact): a case per line is small, fast to
 #: write and still reads and diffs line by line. Entries of "engines" are laid out the same way.
-_LINE_LISTS = ("cases", "failures_by_clause", "engines")
+_LINE_LISTS = ("cases", "failures_by_clause", "failures_by_pattern", "engines")
 
 
 def _layout(doc: dict[str, Any], indent: str = "") -> str:
@@ -201,17 +246,18 @@ def _dump(doc: dict[str, Any]) -> str:
     return _layout(json_safe(doc))
 
 
-def to_json(results: list[CaseResult], handshake: Handshake | None, interrupted: bool = False) -> str:
-    return _dump(_json_doc(results, handshake, interrupted, load_clause_book()))
+def to_json(results: list[CaseResult], handshake: Handshake | None, interrupted: bool = False,
+            plan: ProfilePlan | None = None) -> str:
+    return _dump(_json_doc(results, handshake, interrupted, load_clause_book(), plan))
 
 
-def json_several(runs: list[EngineRun]) -> str:
+def json_several(runs: list[EngineRun], plan: ProfilePlan | None = None) -> str:
     clauses = load_clause_book()
     engines = []
     for run in runs:
-        doc = _json_doc(run.results, run.handshake, run.interrupted, clauses)
+        doc = _json_doc(run.results, run.handshake, run.interrupted, clauses, plan)
         engines.append({"command": run.label, **({"error": run.error} if run.error else {}), **doc})
-    return _dump({"format": MULTI_FORMAT, "engines": engines})
+    return _dump({"format": MULTI_FORMAT, **({"rules": plan.to_dict()} if plan else {}), "engines": engines})
 
 
 # -- JUnit -----------------------------------------------------------------------------------------
@@ -223,7 +269,17 @@ def _xml_attr(text: str, limit: int = 500) -> str:
     return quoteattr(one_line(text, limit))
 
 
-def _junit_suites(results: list[CaseResult], prefix: str, clauses: dict[str, Clause]) -> list[str]:
+def _junit_properties(plan: ProfilePlan | None) -> list[str]:
+    if plan is None:
+        return []
+    p = plan.profile
+    return ["    <properties>", f'      <property name="fives.rules" value={_xml_attr(p.name)}/>',
+            f'      <property name="fives.rules.digest" value={_xml_attr(p.digest)}/>',
+            f'      <property name="fives.rules.extends" value={_xml_attr(p.extends)}/>', "    </properties>"]
+
+
+def _junit_suites(results: list[CaseResult], prefix: str, clauses: dict[str, Clause],
+                  plan: ProfilePlan | None = None) -> list[str]:
     by_file: dict[str, list[CaseResult]] = defaultdict(list)
     for r in results:
         by_file[r.case.file].append(r)
@@ -234,10 +290,13 @@ def _junit_suites(results: list[CaseResult], prefix: str, clauses: dict[str, Cla
         time = sum(r.outcome.seconds for r in rs if r.outcome)
         out.append(f'  <testsuite name={_xml_attr(prefix + file)} tests="{len(rs)}" failures="{fc["failed"]}" '
                    f'errors="{fc["errored"]}" skipped="{fc["skipped"] + fc["known"]}" time="{time:.3f}">')
+        out += _junit_properties(plan)
         for r in rs:
             t = r.outcome.seconds if r.outcome else 0.0
             out.append(f'    <testcase name={_xml_attr(r.case.id)} classname={_xml_attr(prefix + file)} time="{t:.4f}">')
             msg = "; ".join(r.diffs) or (r.outcome.message if r.outcome else "")
+            if r.expected_under and r.status in ("failed", "errored"):
+                msg = f"expected under {r.expected_under}: {msg}"
             if r.status in ("failed", "errored") and r.known is None:
                 tag = "failure" if r.status == "failed" else "error"
                 body = "\n".join(ln.strip() for ln in explain_lines(r, clauses, ""))
@@ -252,25 +311,28 @@ def _junit_suites(results: list[CaseResult], prefix: str, clauses: dict[str, Cla
     return out
 
 
-def _junit(runs: list[tuple[str, list[CaseResult]]], name: str) -> str:
+def _junit(runs: list[tuple[str, list[CaseResult]]], name: str, plan: ProfilePlan | None = None) -> str:
     clauses = load_clause_book()
+    if plan is not None:
+        name += f" under {plan.label}"
     every = [r for _, rs in runs for r in rs]
     c = counts(every)
     out = ['<?xml version="1.0" encoding="UTF-8"?>',
            f'<testsuites name={_xml_attr("fives conformance: " + name)} tests="{len(every)}" '
            f'failures="{c["failed"]}" errors="{c["errored"]}" skipped="{c["skipped"] + c["known"]}">']
     for prefix, rs in runs:
-        out += _junit_suites(rs, prefix, clauses)
+        out += _junit_suites(rs, prefix, clauses, plan)
     out.append("</testsuites>")
     return "\n".join(out)
 
 
-def to_junit(results: list[CaseResult], handshake: Handshake | None, interrupted: bool = False) -> str:
-    return _junit([("", results)], handshake.name if handshake else "engine")
+def to_junit(results: list[CaseResult], handshake: Handshake | None, interrupted: bool = False,
+             plan: ProfilePlan | None = None) -> str:
+    return _junit([("", results)], handshake.name if handshake else "engine", plan)
 
 
-def junit_several(runs: list[EngineRun]) -> str:
-    return _junit([(f"{run.label}: ", run.results) for run in runs], f"{len(runs)} engines")
+def junit_several(runs: list[EngineRun], plan: ProfilePlan | None = None) -> str:
+    return _junit([(f"{run.label}: ", run.results) for run in runs], f"{len(runs)} engines", plan)
 
 
 # -- Markdown --------------------------------------------------------------------------------------
@@ -288,34 +350,35 @@ def _md_sections(results: list[CaseResult], clauses: dict[str, Clause], level: s
                   "|---|---|---:|---:|---:|"]
         lines += [f"| {markdown_code(f.clause)} | {markdown_cell(f.title)} | {f.failed} | {f.errored} | {f.total} |"
                   for f in failing]
-    bad = [r for r in results if r.counts_as_failure]
-    if bad:
-        lines += ["", f"{level} Failures", "", "| case | status | file | first difference |", "|---|---|---|---|"]
-        for r in bad[:200]:
-            ex = explain_result(r, clauses)
-            first = str(ex.differences[0]) if ex.differences else ex.message
-            lines.append(f"| {markdown_code(r.case.id)} | {r.status} | {markdown_code(r.case.file)} | "
-                         f"{markdown_cell(first)} |")
-        if len(bad) > 200:
-            lines.append(f"\n… and {len(bad) - 200} more (see the JSON report)")
-    return lines
+    lines += pattern_markdown(group_failures(results, clauses), level)
+    return lines + failures_markdown(results, clauses, level, _under)
 
 
 def _md_title(handshake: Handshake | None) -> str:
     return f": {markdown_cell(handshake.name + ' ' + handshake.version)}" if handshake else ""
 
 
-def to_markdown(results: list[CaseResult], handshake: Handshake | None, interrupted: bool = False) -> str:
+def _md_rules(plan: ProfilePlan | None) -> list[str]:
+    if plan is None:
+        return []
+    p = plan.profile
+    return [f"Rules: **{markdown_cell(p.name)}** (digest {markdown_code(p.digest)}, extends {markdown_code(p.extends)}): "
+            f"{len(plan.changed)} cases expected under it, {len(plan.illegal)} skipped as illegal under it"
+            + (" (only the unchanged cases run)" if plan.unchanged_only else "") + ".", ""]
+
+
+def to_markdown(results: list[CaseResult], handshake: Handshake | None, interrupted: bool = False,
+                plan: ProfilePlan | None = None) -> str:
     c = counts(results)
     icon = "✅" if not c["failed"] and not c["errored"] else "❌"
-    lines = [f"## {icon} fives conformance{_md_title(handshake)}", "",
+    lines = [f"## {icon} fives conformance{_md_title(handshake)}", "", *_md_rules(plan),
              f"**{summary_line(results)}**" + (" (interrupted)" if interrupted else ""), ""]
     return "\n".join(lines + _md_sections(results, load_clause_book(), "###")) + "\n"
 
 
-def markdown_several(runs: list[EngineRun]) -> str:
+def markdown_several(runs: list[EngineRun], plan: ProfilePlan | None = None) -> str:
     clauses = load_clause_book()
-    lines = [f"## fives conformance: {len(runs)} engines", "",
+    lines = [f"## fives conformance: {len(runs)} engines", "", *_md_rules(plan),
              "| engine | passed | failed | errored | skipped |", "|---|---:|---:|---:|---:|"]
     for run in runs:
         c = counts(run.results)
@@ -333,18 +396,20 @@ def markdown_several(runs: list[EngineRun]) -> str:
 
 
 # -- HTML ------------------------------------------------------------------------------------------
-def to_html(results: list[CaseResult], handshake: Handshake | None, interrupted: bool = False) -> str:
+def to_html(results: list[CaseResult], handshake: Handshake | None, interrupted: bool = False,
+            plan: ProfilePlan | None = None) -> str:
     from fives.conformance.html_report import html_page
     label = f"{handshake.name} {handshake.version}" if handshake else "engine"
-    return html_page([EngineRun(label, results, handshake, interrupted)])
+    return html_page([EngineRun(label, results, handshake, interrupted)], plan)
 
 
-def html_several(runs: list[EngineRun]) -> str:
+def html_several(runs: list[EngineRun], plan: ProfilePlan | None = None) -> str:
     from fives.conformance.html_report import html_page
-    return html_page(runs)
+    return html_page(runs, plan)
 
 
-Single = Callable[[list[CaseResult], "Handshake | None", bool], str]
+#: (results, handshake, interrupted, plan=None) -> the report text; `plan`: --rules P
+Single = Callable[..., str]
 FORMATS: dict[str, Single] = {"json": to_json, "junit": to_junit, "markdown": to_markdown, "html": to_html}
-SEVERAL: dict[str, Callable[[list[EngineRun]], str]] = {
+SEVERAL: dict[str, Callable[..., str]] = {
     "json": json_several, "junit": junit_several, "markdown": markdown_several, "html": html_several}

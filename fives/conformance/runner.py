@@ -1,20 +1,24 @@
 """Run conformance cases through an engine and collect results as they arrive."""
 from __future__ import annotations
 
+import errno
 import json
+import os
 import queue
 import signal
 import threading
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Iterator, TextIO
+from pathlib import Path
+from typing import Any, Callable, Iterable, Iterator
 
 import yaml
 
 from fives.conformance.drivers import Engine, Outcome
+from fives.conformance.expected_under import ProfilePlan
 from fives.support.errors import Terminated, UserError
 from fives.conformance.fixtures import Case
-from fives.support.writing import check_writable, write_output
+from fives.support.writing import check_writable, is_stream, write_output
 from fives.support.reading import load_data
 from fives.support.sanitize import quote
 from fives.conformance.kinds import Kind
@@ -27,6 +31,7 @@ class CaseResult:
     diffs: list[str] = field(default_factory=list)
     outcome: Outcome | None = None
     known: str | None = None  # the known-failures reason, if the case is listed
+    expected_under: str | None = None  # the profile whose reference answer is the expectation (--rules)
 
     @property
     def counts_as_failure(self) -> bool:
@@ -47,6 +52,8 @@ class CaseResult:
             d["stderr"] = o.stderr
         if self.known is not None:
             d["known_failure"] = self.known
+        if self.expected_under is not None:
+            d["expected_under"] = self.expected_under
         d["seconds"] = round(o.seconds, 6) if o else 0.0
         return d
 
@@ -63,10 +70,12 @@ def judge(case: Case, outcome: Outcome, kind: Kind) -> CaseResult:
     return CaseResult(case, "failed" if diffs else "passed", diffs, outcome)
 
 
-def _run_one(engine: Engine, case: Case, seq: int, kinds: dict[str, Kind], known: dict[str, str]) -> CaseResult:
+def _run_one(engine: Engine, case: Case, seq: int, kinds: dict[str, Kind], known: dict[str, str],
+             plan: ProfilePlan | None = None) -> CaseResult:
     """One case's result, whatever happens: a runner bug is that case's error, not the run's end."""
     try:
-        why = engine.supports(case, kinds)
+        why = plan.skip_reason(case) if plan is not None else None
+        why = why or engine.supports(case, kinds)
         if why:
             result = CaseResult(case, "skipped", outcome=Outcome("skipped", message=why))
         else:
@@ -75,21 +84,26 @@ def _run_one(engine: Engine, case: Case, seq: int, kinds: dict[str, Kind], known
         result = CaseResult(case, "errored", outcome=Outcome(
             "error", message=f"runner error: {type(e).__name__}: {quote(str(e), 200)[1:-1]}"))
     result.known = known.get(case.id)
+    if plan is not None and case.id in plan.changed:
+        result.expected_under = plan.profile.name
     return result
 
 
 def run_cases(engine: Engine, cases: list[Case], kinds: dict[str, Kind],
               on_result: Callable[[CaseResult], None] | None = None,
-              known: dict[str, str] | None = None, jobs: int = 1) -> list[CaseResult]:
+              known: dict[str, str] | None = None, jobs: int = 1,
+              plan: ProfilePlan | None = None) -> list[CaseResult]:
     """Run every case; each result goes to `on_result` at once, in case order. Ctrl-C keeps
     what is done. `jobs` > 1 runs that many engine processes at once (engines that can be
-    cloned: the protocol ones); the results and their order do not depend on `jobs`."""
+    cloned: the protocol ones); the results and their order do not depend on `jobs`.
+    `plan` (--rules P, fives/conformance/expected_under.py): the cases already carry their
+    expectations under P; the plan marks them and skips those P makes illegal."""
     known = known or {}
     if jobs > 1 and len(cases) > 1 and engine.clone() is not None:
-        return _run_parallel(engine, cases, kinds, on_result, known, jobs)
+        return _run_parallel(engine, cases, kinds, on_result, known, jobs, plan)
     results: list[CaseResult] = []
     for seq, case in enumerate(cases, 1):
-        result = _run_one(engine, case, seq, kinds, known)
+        result = _run_one(engine, case, seq, kinds, known, plan)
         results.append(result)
         if on_result:
             on_result(result)
@@ -98,7 +112,7 @@ def run_cases(engine: Engine, cases: list[Case], kinds: dict[str, Kind],
 
 def _run_parallel(engine: Engine, cases: list[Case], kinds: dict[str, Kind],
                   on_result: Callable[[CaseResult], None] | None, known: dict[str, str],
-                  jobs: int) -> list[CaseResult]:
+                  jobs: int, plan: ProfilePlan | None = None) -> list[CaseResult]:
     """Worker threads, each with its own engine process, take the next case in turn; the
     main thread hands results on in case order. On Ctrl-C/SIGTERM every engine is killed and
     no thread is waited for (daemon threads), so nothing an engine does delays the stop."""
@@ -114,7 +128,7 @@ def _run_parallel(engine: Engine, cases: list[Case], kinds: dict[str, Kind],
                 i = next(taken, None)
             if i is None:
                 return
-            done.put((i, _run_one(worker_engine, cases[i], i + 1, kinds, known)))
+            done.put((i, _run_one(worker_engine, cases[i], i + 1, kinds, known, plan)))
 
     for e in engines:
         threading.Thread(target=work, args=(e,), daemon=True, name="fives-runner").start()
@@ -144,6 +158,29 @@ def _run_parallel(engine: Engine, cases: list[Case], kinds: dict[str, Kind],
     return results
 
 
+def not_started(cases: list[Case], why: str, known: dict[str, str] | None = None) -> list[CaseResult]:
+    """Every case errored because the engine never completed its handshake: what the reports
+    and --results say when a run ends with exit 3, so CI finds them and they are not green."""
+    known = known or {}
+    return [CaseResult(c, "errored", outcome=Outcome("error", message=f"engine did not start: {why}"),
+                       known=known.get(c.id)) for c in cases]
+
+
+def write_not_started(results: list[CaseResult], targets: list[tuple[str, str | None]], results_path: str | None,
+                      formats: dict[str, Callable[..., str]], plan: Any = None) -> None:
+    """A failed handshake (exit 3) still writes --results and every --report (`formats`: the
+    report writers, fives.conformance.reports.FORMATS; a target None is standard output)."""
+    stream = ResultStream(results_path)
+    try:
+        for r in results:
+            stream(r)
+        for fmt, path in targets:
+            text = formats[fmt](results, None, False, plan=plan)
+            write_output(text if path else text + "\n", path or "-")
+    finally:
+        stream.close()
+
+
 def load_known_failures(path: str) -> dict[str, str]:
     data, name = load_data(path)
     if data is None:
@@ -167,47 +204,114 @@ def write_known_failures(path: str, results: list[CaseResult]) -> int:
     return len(table)
 
 
-def result_line(result: CaseResult) -> str:
-    """One results-stream line: strict JSON (no NaN, no lone surrogates, bounded depth)."""
+def result_line(result: CaseResult, engine: str | None = None) -> str:
+    """One results-stream line: strict JSON (no NaN, no lone surrogates, bounded depth);
+    `engine`: the label of a several-engines run, as the line's first key."""
     from fives.support.sanitize import json_safe
-    return json.dumps(json_safe(result.to_dict()), ensure_ascii=False, allow_nan=False)
+    d = result.to_dict() if engine is None else {"engine": engine, **result.to_dict()}
+    return json.dumps(json_safe(d), ensure_ascii=False, allow_nan=False)
 
 
-def check_outputs(paths: Iterable[str | None]) -> None:
-    """Fail before any long work (one line, exit 2) when an output file cannot be written."""
+def check_outputs(paths: Iterable[str | None], inputs: Iterable[str | Path | None] = ()) -> None:
+    """Fail before any long work (one line, exit 2) when an output file cannot be written, when
+    two outputs are one file, or when an output is an input of the run (`inputs`: fixture files
+    and folders, a known-failures file): writing it would destroy what is being run."""
+    seen: dict[tuple[int, int] | str, str] = {}
+    sources = [Path(i) for i in inputs if i]
     for path in paths:
-        if path:
-            check_writable(path)
+        if not path:
+            continue
+        check_writable(path)
+        if path == "-" or is_stream(path):
+            continue
+        name = quote(str(path), 200)[1:-1]
+        key = _file_key(path)
+        if key in seen:
+            raise UserError(f"{name}: named for two outputs ({seen[key]} and {path}): each needs its own file")
+        seen[key] = str(path)
+        for source in sources:
+            if _same_or_inside(Path(path), source):
+                raise UserError(f"{name}: is an input of this run ({quote(str(source), 200)[1:-1]}): "
+                                "an output never replaces what is being run")
+
+
+def _file_key(path: str) -> tuple[int, int] | str:
+    """The same key for two names of one file (an existing file: device and inode)."""
+    try:
+        st = os.stat(path)
+        return (st.st_dev, st.st_ino)
+    except OSError:
+        return os.path.realpath(path)
+
+
+def _same_or_inside(out: Path, source: Path) -> bool:
+    """`out` is the file `source`, or an existing file the run loads from the folder `source`
+    (a fixture suffix, as fixtures.py finds them; not its manifest.yaml, a new name is fine)."""
+    if not out.is_file():
+        return False
+    try:
+        if source.exists() and os.path.samefile(out, source):
+            return True
+    except OSError:
+        pass
+    if not source.is_dir() or out.suffix not in (".yaml", ".yml", ".json") or out.name == "manifest.yaml":
+        return False
+    real_out, real_source = os.path.realpath(out), os.path.realpath(source)
+    return os.path.commonpath([real_out, real_source]) == real_source
 
 
 class ResultStream:
-    """Appends each result as one JSON line the moment it arrives (survives Ctrl-C and crashes)."""
+    """Appends each result as one JSON line the moment it arrives (survives Ctrl-C and crashes).
+    A write that fails (a full disk) stops the stream, not the run: the file is cut back to its
+    last complete line and the error is reported at close. Never opened through a symlink."""
 
     def __init__(self, path: str | None) -> None:
         self.path = path
         self.error: str | None = None
+        self.fd: int | None = None
+        self.good = 0  # bytes of complete lines written
+        self.lines = 0
+        self.seekable = False
+        if not path:
+            return
         try:
-            self.file: TextIO | None = open(path, "w", encoding="utf-8") if path else None
+            if is_stream(path):  # a FIFO, /dev/stdout: written in place
+                self.fd = os.open(path, os.O_WRONLY | os.O_CLOEXEC | os.O_NOCTTY)
+            else:
+                self.fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC | os.O_NOFOLLOW, 0o666)
+                self.seekable = True
         except OSError as e:
-            raise UserError(f"--results {quote(str(path), 200)[1:-1]}: cannot write ({e.strerror})") from None
+            reason = "is a symbolic link" if e.errno == errno.ELOOP else f"cannot write ({e.strerror})"
+            raise UserError(f"--results {quote(str(path), 200)[1:-1]}: {reason}") from None
 
-    def __call__(self, result: CaseResult) -> None:
-        if self.file and self.error is None:
-            try:
-                self.file.write(result_line(result) + "\n")
-                self.file.flush()
-            except OSError as e:  # a full disk stops the stream, not the run; reported at close
-                self.error = e.strerror or str(e)
+    def __call__(self, result: CaseResult, engine: str | None = None) -> None:
+        if self.fd is None or self.error is not None:
+            return
+        line = (result_line(result, engine) + "\n").encode("utf-8", "replace")
+        data = memoryview(line)
+        try:
+            while data:
+                data = data[os.write(self.fd, data):]
+            self.good += len(line)
+            self.lines += 1
+        except OSError as e:  # a full disk stops the stream, not the run; reported at close
+            self.error = e.strerror or str(e)
+            if self.seekable:
+                try:  # no half line left behind
+                    os.ftruncate(self.fd, self.good)
+                except OSError:
+                    pass
 
     def close(self) -> None:
-        if self.file:
+        if self.fd is not None:
             try:
-                self.file.close()
+                os.close(self.fd)
             except OSError as e:
                 self.error = self.error or e.strerror or str(e)
-            self.file = None
+            self.fd = None
         if self.error:
-            raise UserError(f"--results {quote(str(self.path), 200)[1:-1]}: cannot write ({self.error})")
+            raise UserError(f"--results {quote(str(self.path), 200)[1:-1]}: cannot write ({self.error}); "
+                            f"it holds the first {self.lines} result line{'' if self.lines == 1 else 's'}")
 
 
 # -- signals: SIGTERM (how CI cancels a job) is handled like Ctrl-C -------------------------

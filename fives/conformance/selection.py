@@ -58,7 +58,8 @@ def check_filters(filters: CaseFilters, suite: list[Case], kinds: dict[str, Kind
         have = sorted(set(present))
         if value in set(known):
             raise UserError(f"{option} {value}: the suite has no case of this {what} (it has: {', '.join(have)})")
-        raise UserError(f"{option} {value}: unknown {what} (the suite has: {', '.join(have)})")
+        from fives.support.suggest import did_you_mean
+        raise UserError(f"{option} {value}: unknown {what}{did_you_mean(value, have)} (the suite has: {', '.join(have)})")
 
     games = {c.game for c in suite}
     for g in filters.games:

@@ -1,4 +1,5 @@
-"""`fives serve`: the reference engine (or a mutant of it) over the line protocol."""
+"""`fives serve`: the reference engine (or a mutant of it) over the line protocol, playing the
+seeds' rules, a fixed profile (`--rules P`), or the profile each request names (`rules`)."""
 from __future__ import annotations
 
 import json
@@ -33,7 +34,9 @@ def handle(engine: ReferenceEngine, msg: Any) -> dict[str, Any]:
     if not isinstance(msg.get("input"), dict):
         return {"id": rid, "error": "request has no input object"}
     try:
-        return {"id": rid, "result": engine.answer(kind, game, msg["input"])}
+        # `rules` (the profile of the run) is honoured only by an engine that declares the
+        # capability; `fives serve --rules P` plays P whatever a request says
+        return {"id": rid, "result": engine.answer(kind, game, msg["input"], msg.get("rules"))}
     except (UserError, IllegalPlacement, ValueError, KeyError, TypeError) as e:
         return {"id": rid, "error": f"{type(e).__name__}: {quote(str(e), 300)[1:-1]}"}
     except Exception as e:  # noqa: BLE001 - any input the engine trips on is that request's error

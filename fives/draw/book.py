@@ -7,7 +7,7 @@ no dates: the same puzzle set gives the same bytes.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from html import escape
 from typing import Callable, Iterable
 
@@ -63,6 +63,11 @@ class BookPuzzle:
     grade: int
     label: str
     themes: tuple[str, ...] = ()
+    #: the rules of a puzzle posed under a rule profile (a set made with --rules P); None: the game's
+    rules: GameRules | None = field(default=None, compare=False)
+
+    def game_rules(self) -> GameRules:
+        return self.rules if self.rules is not None else load_rules(self.game)
 
 
 def from_puzzles(puzzles: Iterable[object], name: str = "puzzle set") -> list[BookPuzzle]:
@@ -83,7 +88,8 @@ def from_puzzles(puzzles: Iterable[object], name: str = "puzzle set") -> list[Bo
                             f"{list(pz.solution_points)} but the engine scores {list(points)}")  # type: ignore[attr-defined]
         out.append(BookPuzzle(pz.id, p.game, p.kind, tuple(p.layout), tuple(p.tiles), p.target,  # type: ignore[attr-defined]
                               tuple(pz.solution), points,  # type: ignore[attr-defined]
-                              pz.difficulty.grade, pz.difficulty.label, tuple(pz.themes)))  # type: ignore[attr-defined]
+                              pz.difficulty.grade, pz.difficulty.label, tuple(pz.themes),  # type: ignore[attr-defined]
+                              p.rules if getattr(p, "profile", None) is not None else None))
     return out
 
 
@@ -110,6 +116,14 @@ def target_text(p: BookPuzzle) -> str:
     return f"Target: {p.target}"
 
 
+def units_note(rules: GameRules) -> str:
+    """For a game shown in displayed points: the diagram counts ends in pips, the target does not."""
+    d, m = rules.display_divisor, rules.scoring_multiple
+    return (f"The numbers on the diagram are the counted ends in pips; the target is in points: a placement "
+            f"whose ends add up to a multiple of {m} scores the sum divided by {d} "
+            f"(ends adding up to {3 * d} pips score 3 points).")
+
+
 def describe(pl: Placement) -> str:
     if pl.to is None or pl.side is None:
         return f"open with {pl.tile}"
@@ -129,7 +143,7 @@ def _stars(grade: int) -> str:
 
 
 def _card(n: int, p: BookPuzzle) -> list[str]:
-    rules = load_rules(p.game)
+    rules = p.game_rules()
     where = f"puzzle {n} ({p.id})"
     table = _layout(rules, p.layout, f"{where}: layout")
     diagram = (render_layout(table, legend=False) if len(table)
@@ -147,13 +161,14 @@ def _card(n: int, p: BookPuzzle) -> list[str]:
         f'{render_hand(list(p.tiles), hand_word.lower())}</div>'
         f'<span>{escape(", ".join(map(str, p.tiles)))}</span></div>',
         f'<p class="target">{escape(target_text(p))}</p>',
+        *([f'<p class="note" style="font-size: 9pt; color: #52606d;">{escape(units_note(rules))}</p>'] if rules.display_divisor != 1 else []),
         f'<p class="id">{escape(p.id)}</p>',
         "</article>",
     ]
 
 
 def _solution(n: int, p: BookPuzzle) -> list[str]:
-    rules = load_rules(p.game)
+    rules = p.game_rules()
     final = _layout(rules, p.layout + p.solution, f"puzzle {n} ({p.id}): solution")
     steps = "".join(f"<li>{escape(describe(pl))}: {pts}</li>" for pl, pts in zip(p.solution, p.solution_points))
     return [

@@ -91,7 +91,7 @@ def _geometry(g: TileGeometry) -> dict[str, Any]:
 
 def puzzle_data(p: BookPuzzle, where: str) -> dict[str, Any]:
     """One puzzle as the page's script reads it: records, tiles, answer, and the table's geometry."""
-    table = _layout(load_rules(p.game), p.layout, f"{where}: layout")
+    table = _layout(p.game_rules(), p.layout, f"{where}: layout")
     _, arr = arranged(table, DEFAULT_PAGE)
     return {
         "id": p.id, "game": p.game, "kind": p.kind,
@@ -107,7 +107,7 @@ def puzzle_data(p: BookPuzzle, where: str) -> dict[str, Any]:
 
 
 def _card(n: int, p: BookPuzzle) -> list[str]:
-    rules = load_rules(p.game)
+    rules = p.game_rules()
     table = _layout(rules, p.layout, f"puzzle {n} ({p.id}): layout")
     diagram = render_layout(table, legend=False) if len(table) else '<p class="empty">The table is empty.</p>'
     word = "Tiles" if p.kind == "build" else "Hand"
@@ -158,7 +158,8 @@ def render_play_page(puzzles: list[BookPuzzle], title: str = "Fives puzzles",
     """The whole interactive page as one HTML document."""
     games = sorted({p.game for p in puzzles})
     data: dict[str, Any] = {
-        "rules": {g: js_rules(load_rules(g)) for g in games},
+        # a set made under a rule profile: the page scores under it (the rules of a puzzle of that game)
+        "rules": {g: js_rules(next((p.game_rules() for p in puzzles if p.game == g), load_rules(g))) for g in games},
         "sideWords": SIDE_WORDS,
         "stepMs": STEP_MS,
         "colours": {"tile": TILE_FILL, "new": NEW_FILL, "ink": INK, "counted": COUNTED_FILL,

@@ -221,7 +221,7 @@ def render_layout(layout: Layout, *, legend: bool = True, title: str | None = No
     tiles_part: list[str] = []
     for order, t in enumerate(layout.tiles):
         tiles_part.extend(_tile_svg(cv, arr, t, order, t in new))
-    joints = [(t, arr.tiles[t].joint_line) for t in layout.tiles if arr.tiles[t].joint_line is not None]
+    joints = [(t, j) for t in layout.tiles if (j := arr.tiles[t].joint_line) is not None]
     if joints:  # a stretched joint: the tile could not touch its parent without overlapping another
         out.append('<g class="joints">')
         for t, ((x1, y1), (x2, y2)) in joints:

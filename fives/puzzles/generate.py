@@ -11,7 +11,7 @@ import functools
 import hashlib
 import random
 from dataclasses import dataclass
-from typing import Callable, Iterable
+from typing import Any, Callable, Iterable
 
 from fives.support.errors import UserError
 from fives.layout import Layout
@@ -69,14 +69,14 @@ def _position(rules: GameRules, kind: str, rng: random.Random, sizes: tuple[tupl
     if kind == "build":
         table = random_layout(rules, rng, rng.randint(lo_h, hi_h))
         tiles = tuple(sorted(table.tiles))
-        return Problem(rules.id, kind, (), tiles, (0,) * len(tiles))
+        return Problem(rules.id, kind, (), tiles, (0,) * len(tiles), rules.profile)
     table = random_layout(rules, rng, rng.randint(lo_l, hi_l))
     rest = sorted(set(ALL_TILES) - set(table.tiles))
     hand_max = min(max(rules.hand_size.values()), hi_h, len(rest))
     hand = tuple(sorted(rng.sample(rest, rng.randint(min(lo_h, hand_max), hand_max))))
     if not canonical_placements(table, hand):
         return None
-    return Problem(rules.id, kind, tuple(table.history()), hand, 0)
+    return Problem(rules.id, kind, tuple(table.history()), hand, 0, rules.profile)
 
 
 def _usable(kind: str, key: object, enum: Enumeration) -> bool:
@@ -90,7 +90,7 @@ def _usable(kind: str, key: object, enum: Enumeration) -> bool:
 
 
 def _with_target(p: Problem, key: object) -> Problem:
-    return Problem(p.game, p.kind, p.layout, p.tiles, key)  # type: ignore[arg-type]
+    return Problem(p.game, p.kind, p.layout, p.tiles, key, p.profile)  # type: ignore[arg-type]
 
 
 @dataclass
@@ -155,10 +155,18 @@ def _proven(puzzle: Puzzle, model: Callable) -> Puzzle:
     return puzzle
 
 
-def plan(games: Iterable[str], kind: str | None, count: int) -> list[tuple[str, str]]:
+def _rules(game: str, profile: Any = None) -> GameRules:
+    """`game`'s rules, under the profile of the set (--rules P) when it extends that game."""
+    if profile is None:
+        return load_rules(game)
+    from fives.profiles import rules_under
+    return rules_under(profile, game)
+
+
+def plan(games: Iterable[str], kind: str | None, count: int, profile: Any = None) -> list[tuple[str, str]]:
     """(game, kind) for each index: games in turn, each game's kinds in turn."""
     games = list(games)
-    rules = {g: load_rules(g) for g in games}
+    rules = {g: _rules(g, profile) for g in games}
     if kind is not None:
         for g in games:
             if kind not in kinds_for(rules[g]):
@@ -172,19 +180,20 @@ def plan(games: Iterable[str], kind: str | None, count: int) -> list[tuple[str, 
     return out
 
 
-def themed_plan(games: list[str], kind: str | None, count: int, theme: str) -> list[tuple[str, str]]:
+def themed_plan(games: list[str], kind: str | None, count: int, theme: str, profile: Any = None) -> list[tuple[str, str]]:
     """Like `plan`, over only the (game, kind) pairs where `theme` can occur."""
-    plan(games, kind, 0)  # the same checks of --kind against the games
-    pairs = [(g, k) for g in games for k in ((kind,) if kind else kinds_for(load_rules(g)))
+    plan(games, kind, 0, profile)  # the same checks of --kind against the games
+    pairs = [(g, k) for g in games for k in ((kind,) if kind else kinds_for(_rules(g, profile)))
              if reachable(theme, [g], k) is None]
     return [pairs[i % len(pairs)] for i in range(count)] if pairs else []
 
 
-def _speculate(target_difficulty: int | None, theme: str | None, unit: tuple[str, str, int]) -> tuple[Puzzle, Stats]:
+def _speculate(target_difficulty: int | None, theme: str | None, unit: tuple[str, str, int],
+               profile: Any = None) -> tuple[Puzzle, Stats]:
     """One puzzle made with no `exclude` set: a work unit for a worker (see generate_set)."""
     game, kind, seed = unit
     stats = Stats()
-    return generate_one(load_rules(game), kind, seed, target_difficulty, stats, theme=theme), stats
+    return generate_one(_rules(game, profile), kind, seed, target_difficulty, stats, theme=theme), stats
 
 
 def _add_stats(total: Stats, part: Stats) -> None:
@@ -194,15 +203,17 @@ def _add_stats(total: Stats, part: Stats) -> None:
 
 def generate_set(games: list[str], kind: str | None, count: int, seed: int, target_difficulty: int | None,
                  progress: Callable[[int], None] | None = None, stats: Stats | None = None,
-                 theme: str | None = None, dask: str | None = None) -> PuzzleSet:
+                 theme: str | None = None, dask: str | None = None, profile: Any = None) -> PuzzleSet:
     if target_difficulty is not None and target_difficulty not in LABELS:
         raise UserError(f"--difficulty must be one of {', '.join(map(str, LABELS))}, got {target_difficulty}")
     if theme is not None and (why := reachable(theme, games, kind)):
         raise UserError(why)
     stats = stats or Stats()
-    jobs = plan(games, kind, count) if theme is None else themed_plan(games, kind, count, theme)
+    if profile is not None and (profile.extends not in games or not profile.overrides):
+        profile = None  # a profile of another game changes no puzzle of the set: the seeds' set
+    jobs = plan(games, kind, count, profile) if theme is None else themed_plan(games, kind, count, theme, profile)
     kinds = tuple(sorted({k for _, k in jobs}, key=("single", "turn", "build").index))
-    out = PuzzleSet(games=tuple(games), seed=seed, kinds=kinds, difficulty=target_difficulty)
+    out = PuzzleSet(games=tuple(games), seed=seed, kinds=kinds, difficulty=target_difficulty, profile=profile)
     seen: set[str] = set()
     if dask is not None:
         # Each puzzle is made on the cluster as if nothing were excluded, then merged in order. A
@@ -211,10 +222,12 @@ def generate_set(games: list[str], kind: str | None, count: int, seed: int, targ
         # repeat is made again here with the real exclusions. Same bytes as without --dask.
         from fives.support.distribute import map_ordered
         units = [(g, k, puzzle_seed(seed, g, k, target_difficulty, i)) for i, (g, k) in enumerate(jobs)]
-        made = map_ordered(functools.partial(_speculate, target_difficulty, theme), units, dask=dask)
+        speculate = (functools.partial(_speculate, target_difficulty, theme) if profile is None
+                     else functools.partial(_speculate, target_difficulty, theme, profile=profile))
+        made = map_ordered(speculate, units, dask=dask)
         for (g, k, s), (pz, part) in zip(units, made):
             if pz.id in seen:
-                pz = generate_one(load_rules(g), k, s, target_difficulty, stats, exclude=frozenset(seen), theme=theme)
+                pz = generate_one(_rules(g, profile), k, s, target_difficulty, stats, exclude=frozenset(seen), theme=theme)
             else:
                 _add_stats(stats, part)
             seen.add(pz.id)
@@ -224,7 +237,7 @@ def generate_set(games: list[str], kind: str | None, count: int, seed: int, targ
         return out
     for i, (g, k) in enumerate(jobs):
         s = puzzle_seed(seed, g, k, target_difficulty, i)
-        pz = generate_one(load_rules(g), k, s, target_difficulty, stats, exclude=frozenset(seen), theme=theme)
+        pz = generate_one(_rules(g, profile), k, s, target_difficulty, stats, exclude=frozenset(seen), theme=theme)
         seen.add(pz.id)
         out.puzzles.append(pz)
         if progress:

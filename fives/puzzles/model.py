@@ -46,10 +46,15 @@ class Problem:
     layout: tuple[Placement, ...]  # the table before the puzzle (empty for build)
     tiles: tuple[Tile, ...]  # the hand (single, turn) or the tiles to place (build), sorted
     target: int | tuple[int, ...]  # points in the game's unit; a sequence for build
+    #: the rule profile (fives.profiles.Profile) the puzzle is posed under; None: the seeds' rules
+    profile: Any = field(default=None, compare=False)
 
     @property
     def rules(self) -> GameRules:
-        return load_rules(self.game)
+        if self.profile is None:
+            return load_rules(self.game)
+        from fives.profiles import rules_under
+        return rules_under(self.profile, self.game)
 
     def targets_key(self) -> object:
         return tuple(self.target) if isinstance(self.target, tuple) else self.target
@@ -121,12 +126,17 @@ class PuzzleSet:
     puzzles: list[Puzzle] = field(default_factory=list)
     kinds: tuple[str, ...] = ()
     difficulty: int | None = None
+    profile: Any = None  # --rules P (a fives.profiles.Profile): recorded only when given
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"format": FORMAT, "generator": GENERATOR_VERSION, "games": _flow(list(self.games)),
                              "seed": self.seed, "kinds": _flow(list(self.kinds))}
         if self.difficulty is not None:
             d["difficulty"] = self.difficulty
+        if self.profile is not None:
+            p = self.profile
+            d["rules"] = {"name": p.name, "extends": p.extends, "digest": p.digest,
+                          "overrides": _flow({k: p.overrides[k] for k in sorted(p.overrides)})}
         d["count"] = len(self.puzzles)
         d["puzzles"] = [p.to_dict() for p in self.puzzles]
         return d
@@ -194,9 +204,23 @@ def _placements(records: list[Any], where: str) -> tuple[Placement, ...]:
     return tuple(out)
 
 
-def problem_from_dict(d: dict[str, Any], where: str) -> Problem:
+def set_profile(data: Any, name: str) -> Any:
+    """The rule profile a puzzle set records (`rules`), or None; UserError for a bad entry."""
+    recorded = data.get("rules") if isinstance(data, dict) else None
+    if recorded is None:
+        return None
+    from fives.profiles import make_profile
+
+    profile = make_profile(recorded["extends"], recorded["overrides"], recorded["name"], where=f"{name}: rules")
+    if profile.digest != recorded["digest"]:
+        raise UserError(f"{name}: rules: digest {recorded['digest']} does not match its overrides ({profile.digest})")
+    return profile
+
+
+def problem_from_dict(d: dict[str, Any], where: str, profile: Any = None) -> Problem:
     game, kind = d["game"], d["kind"]
-    rules = load_rules(game)
+    profile = profile if profile is not None and profile.extends == game and profile.overrides else None
+    rules = Problem(game, kind, (), (), 0, profile).rules
     if kind == "turn" and not rules.has_continuation:
         raise UserError(f"{where}: {game} has no continuation rule, so it has no turn puzzles")
     layout = _placements(d.get("layout", []), f"{where}: layout placement")
@@ -212,11 +236,11 @@ def problem_from_dict(d: dict[str, Any], where: str) -> Problem:
     target = tuple(d["target"]) if kind == "build" else d["target"]
     if kind == "build" and len(target) != len(tiles):
         raise UserError(f"{where}: the target has {len(target)} points but there are {len(tiles)} tiles")
-    return Problem(game, kind, layout, tiles, target)
+    return Problem(game, kind, layout, tiles, target, profile)
 
 
-def puzzle_from_dict(d: dict[str, Any], where: str) -> Puzzle:
-    problem = problem_from_dict(d, where)
+def puzzle_from_dict(d: dict[str, Any], where: str, profile: Any = None) -> Puzzle:
+    problem = problem_from_dict(d, where, profile)
     diff = d["difficulty"]
     return Puzzle(problem=problem, id=d["id"],
                   solution=_placements(d["solution"], f"{where}: solution placement"),
@@ -239,10 +263,11 @@ def load_problems(path: str | Path) -> tuple[list[tuple[str, Problem, dict[str, 
     if not isinstance(records, list):
         raise UserError(f"{name}: expected a puzzle set ({{format: {FORMAT}, puzzles: [...]}}) or a list of puzzles")
     out = []
+    profile = set_profile(data, name)
     for i, rec in enumerate(records):
         label = f"puzzle {i}" + (f" ({rec['id']})" if isinstance(rec, dict) and isinstance(rec.get("id"), str) else "")
         _validate(rec, f"{name}: {label}", "#/$defs/problem")
-        out.append((label, problem_from_dict(rec, f"{name}: {label}"), rec))
+        out.append((label, problem_from_dict(rec, f"{name}: {label}", profile), rec))
     return out, name
 
 
@@ -253,7 +278,8 @@ def load_set(path: str | Path) -> tuple[dict[str, Any], list[tuple[str, Puzzle]]
     data, name = load_data(path)
     _validate(data, name, "#")
     out = []
+    profile = set_profile(data, name)
     for i, rec in enumerate(data["puzzles"]):
         label = f"puzzle {i} ({rec['id']})"
-        out.append((label, puzzle_from_dict(rec, f"{name}: {label}")))
+        out.append((label, puzzle_from_dict(rec, f"{name}: {label}", profile)))
     return data, out, name

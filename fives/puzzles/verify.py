@@ -69,7 +69,7 @@ def check_set(data: dict[str, Any], puzzles: list[tuple[str, Puzzle]]) -> None:
     is derived from the content, so a repeated id is a repeated puzzle), and the set's
     `games`/`kinds` cover its puzzles. BadPuzzle naming the first failure."""
     if data.get("count") != len(puzzles):
-        raise BadPuzzle(f"count says {data.get('count')} but the set holds {len(puzzles)} puzzle(s)")
+        raise BadPuzzle(f"count says {data.get('count')} but the set holds {len(puzzles)} puzzle{'' if len(puzzles) == 1 else 's'}")
     first: dict[str, str] = {}
     for label, pz in puzzles:
         if pz.id in first:

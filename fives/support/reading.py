@@ -9,11 +9,13 @@ documented in README.md ("Limits") and spec/engine.md.
 """
 from __future__ import annotations
 
+import errno
 import json
 import math
 import os
 import re
 import reprlib
+import stat
 import sys
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Iterator
@@ -45,6 +47,9 @@ _LONG_DIGITS = re.compile(r"[0-9]{%d,}" % (MAX_DIGITS + 1))
 # a cheap look at the text: without a match, no scalar can break the number limits
 _SUSPECT_SCALAR = re.compile(r"\d[\d_]{%d,}|0x[\da-fA-F_]{%d,}|\.(?:nan|NaN|NAN|inf|Inf|INF)"
                              r"|[\d.][eE][-+]\d{3}" % (MAX_DIGITS, MAX_DIGITS - 2))
+# a \\u escape of a UTF-16 surrogate (JSON, YAML) or YAML's \\U form: the only ways a strictly
+# decoded text can yield a string that UTF-8 cannot encode
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}|\\U0000[dD][89a-fA-F]")
 _INT_TAG = "tag:yaml.org,2002:int"
 _FLOAT_TAG = "tag:yaml.org,2002:float"
 
@@ -105,11 +110,28 @@ def read_text(path: str | Path) -> tuple[str, str]:
     return _decode(data, name), name
 
 
+def read_regular_file(path: str | Path, limit: int, owner: int | None = None) -> bytes:
+    """The bytes of `path`, for files nobody vouches for (cache entries): only a regular file
+    (a symbolic link is not followed, and a FIFO or device is refused without blocking on
+    it) of at most `limit` bytes, owned by `owner` when given. OSError otherwise."""
+    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    with os.fdopen(fd, "rb") as f:
+        st = os.fstat(fd)
+        why = ("not a regular file" if not stat.S_ISREG(st.st_mode) else "owned by another user"
+               if owner is not None and st.st_uid != owner else "file too large" if st.st_size > limit else "")
+        data = b"" if why else f.read(limit + 1)
+    if why or len(data) > limit:  # (or it grew since fstat)
+        raise OSError(errno.EINVAL, why or "file too large", str(path))
+    return data
+
+
 def read_lines(stream: IO[bytes] | IO[str] | None = None) -> Iterator[tuple[int, str | None, str]]:
     """(line number, text or None, why not) for each line of `stream` (default: stdin).
 
-    A line over MAX_DOCUMENT_BYTES or not UTF-8 comes as (n, None, reason) so a streaming
-    command reports it in place and goes on; nothing is held beyond one bounded line."""
+    A line over MAX_DOCUMENT_BYTES (its newline counted, as a file's last newline is) or not
+    UTF-8 comes as (n, None, reason) so a streaming command reports it in place and goes on;
+    nothing is held beyond one bounded line. Every line a caller gets is within the size
+    limit, so the compiled and the pure-Python paths of `evaluate --jsonl` see the same lines."""
     if stream is None:
         stream = getattr(sys.stdin, "buffer", None) or sys.stdin
     lineno = 0
@@ -119,7 +141,7 @@ def read_lines(stream: IO[bytes] | IO[str] | None = None) -> Iterator[tuple[int,
             return
         lineno += 1
         newline = "\n" if isinstance(line, str) else b"\n"
-        if len(line) > MAX_DOCUMENT_BYTES and not line.endswith(newline):
+        if len(line) > MAX_DOCUMENT_BYTES:
             while line and not line.endswith(newline):  # skip the rest of the long line
                 line = stream.readline(1024 * 1024)
             yield lineno, None, f"line longer than {MAX_DOCUMENT_BYTES // (1024 * 1024)} MiB"
@@ -199,16 +221,46 @@ def _check_json_limits(text: str, name: str) -> None:
         raise UserError(f"{name}: number {quote(m.group())} has more than {MAX_DIGITS} digits")
 
 
+def _lone_surrogate(value: Any) -> str | None:
+    """The first string (key or value) in `value` that UTF-8 cannot encode, or None."""
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, str):
+            if not v.isascii() and not v.encode("utf-8", "surrogatepass").decode("utf-8", "replace") == v:
+                return v
+        elif isinstance(v, dict):
+            stack.extend(v.keys())
+            stack.extend(v.values())
+        elif isinstance(v, list):
+            stack.extend(v)
+    return None
+
+
+def check_encodable(value: Any, text: str, name: str) -> None:
+    """UserError when the document `text` parsed into `value` holds a lone surrogate (a
+    `\\ud800` escape without its pair): such a string is not Unicode text, cannot be written
+    out as UTF-8, and is refused here, in the reader, so no command meets it later."""
+    if "\\" not in text or not _SURROGATE_ESCAPE.search(text):
+        return  # strictly decoded text yields a surrogate only through an escape
+    bad = _lone_surrogate(value)
+    if bad is not None:
+        raise UserError(f"{name}: string {quote(bad.encode('utf-8', 'backslashreplace').decode('ascii'), 60)} "
+                        "holds a lone surrogate (half of a UTF-16 pair), which is not a Unicode character")
+
+
 def json_loads_bounded(text: str, name: str) -> Any:
     """json.loads within the limits (UserError past one); JSONDecodeError passes through, for
     a caller with its own wording for plain bad JSON (records, YAML fallback)."""
     _check_json_limits(text, name)
     try:
-        return _DECODER.decode(text)
+        value = _DECODER.decode(text)
     except _LimitError as e:
         raise UserError(f"{name}: {e}") from None
     except RecursionError:  # cannot happen after the depth check; kept as a last guard
         raise UserError(f"{name}: nested too deeply") from None
+    check_encodable(value, text, name)
+    return value
 
 
 def parse_json_line(text: str, name: str) -> Any:
@@ -323,7 +375,7 @@ def parse_yaml(text: str, name: str) -> Any:
             _check_yaml_nodes(node, name)
         else:  # no anchors, so no aliases, and no long or non-finite number: depth only
             _check_tree_depth(node, name)
-        return loader.construct_document(node)
+        value = loader.construct_document(node)
     except yaml.YAMLError as e:
         raise _yaml_error(e, name) from None
     except RecursionError:  # the pure-Python composer on very deep input (no libyaml)
@@ -332,6 +384,8 @@ def parse_yaml(text: str, name: str) -> Any:
         raise UserError(f"{name}: bad value: {quote(str(e))}") from None
     finally:
         loader.dispose()
+    check_encodable(value, text, name)
+    return value
 
 
 def parse_text(text: str, name: str) -> Any:

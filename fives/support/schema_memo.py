@@ -1,13 +1,16 @@
 """Remember which documents already passed their schema, so start-up skips jsonschema.
 
 Importing jsonschema alone costs about 40 ms, more than the rest of `fives evaluate`. A
-game file (spec/games/*.yaml) changes rarely, so once it has been validated, a copy of the
-exact bytes that passed (the schema's and the document's) is left in the cache folder
-(`fives.support.paths.cache_dir("valid")`). A later run that finds a copy equal, byte for byte, to
-what it is about to validate knows the result; any edit to either file misses. The entry's
-name is a CRC of those bytes (zlib: no OpenSSL to load); the comparison is exact, so a CRC
-collision only costs a validation. The folder is safe to delete; `FIVES_NO_CACHE=1` turns
-the memo off; a cache that cannot be written only costs speed.
+game file (spec/games/*.yaml) changes rarely, so once it has been validated, a note saying
+so is left in the cache folder (`fives.support.paths.cache_dir("valid")`). The note is a keyed
+BLAKE2b MAC of the exact bytes that passed (the schema's and the document's), made with the
+user's cache key (fives/support/cache_key.py, kept outside the cache folder; BLAKE2b, not
+HMAC-SHA256, because it needs no OpenSSL at start-up). A later run that finds a note equal to
+the MAC of what it is about to validate knows the result; any edit to either file misses,
+and a note written by anyone without the key (a cache restored from elsewhere) is never
+believed. The note's name is a CRC of those bytes (a collision only costs a validation).
+The folder is safe to delete; `FIVES_NO_CACHE=1` turns the memo off; a cache that cannot be
+written, or no key, only costs speed.
 """
 from __future__ import annotations
 
@@ -15,10 +18,15 @@ import os
 import zlib
 from pathlib import Path
 
-from fives.support import paths
+from fives.support import cache_key, paths
+
+try:  # the built-in BLAKE2 module: `hashlib` would load OpenSSL (~3 ms) for nothing here
+    from _blake2 import blake2b
+except ImportError:  # another Python implementation
+    from hashlib import blake2b
 
 #: bump to invalidate every entry (e.g. if validation itself changes)
-VERSION = b"fives-schema-memo/1\n"
+VERSION = b"fives-schema-memo/2\n"
 
 
 def _folder() -> Path | None:
@@ -28,8 +36,14 @@ def _folder() -> Path | None:
 
 
 def record(schema: bytes, document: bytes) -> bytes:
-    """What an entry holds: the exact bytes that were validated together."""
+    """The exact bytes that were validated together."""
     return b"".join((VERSION, len(schema).to_bytes(8, "big"), schema, document))
+
+
+def _note(secret: bytes, rec: bytes) -> bytes:
+    """What an entry holds: the format line and a MAC binding `rec` to this user."""
+    mac = blake2b(rec, key=secret, digest_size=32, person=os.geteuid().to_bytes(8, "big"))
+    return VERSION + mac.hexdigest().encode()
 
 
 def _entry(folder: Path, rec: bytes) -> Path:
@@ -38,25 +52,36 @@ def _entry(folder: Path, rec: bytes) -> Path:
 
 def known_valid(schema: bytes, document: bytes) -> bool:
     folder = _folder()
-    if folder is None:
+    secret = cache_key.secret() if folder is not None else None
+    if folder is None or secret is None:
         return False
+    from fives.support.reading import read_regular_file  # (loads yaml: only when rules are read)
+
     rec = record(schema, document)
+    expected = _note(secret, rec)
     try:
-        return _entry(folder, rec).read_bytes() == rec
+        found = read_regular_file(_entry(folder, rec), len(expected), owner=os.geteuid())
     except OSError:
         return False
+    return found == expected
 
 
 def remember_valid(schema: bytes, document: bytes) -> None:
     folder = _folder()
-    if folder is None:
+    secret = cache_key.secret() if folder is not None else None
+    if folder is None or secret is None:
         return
     rec = record(schema, document)
     target = _entry(folder, rec)
     tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
     try:
-        folder.mkdir(parents=True, exist_ok=True)
-        tmp.write_bytes(rec)
+        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
+        with os.fdopen(fd, "wb") as f:
+            f.write(_note(secret, rec))
         os.replace(tmp, target)  # atomic: a reader sees a whole entry or none
     except OSError:
-        tmp.unlink(missing_ok=True)
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass  # never made, or the folder is not a folder

@@ -1,9 +1,12 @@
 """Writing outputs: atomically (a temporary file in the same folder, then a rename), with
-one-line errors, so a failed or interrupted command never leaves a truncated file."""
+one-line errors, so a failed or interrupted command never leaves a truncated file; never
+through a symbolic link; and the one line for a standard output that cannot be written."""
 from __future__ import annotations
 
+import errno
 import json
 import os
+import stat
 import sys
 from pathlib import Path
 from typing import Any
@@ -25,13 +28,41 @@ def check_writable(out: str | Path) -> None:
     name = clean_name(str(p))
     if "\x00" in str(p):
         raise UserError(f"{name}: cannot write (a file name holds no NUL byte)")
+    _refuse_link(p, name)
     if p.is_dir():
         raise UserError(f"{name}: is a directory")
     parent = p.parent if str(p.parent) else Path(".")
     if not parent.is_dir():
         raise UserError(f"{name}: cannot write: its folder does not exist")
+    if _read_only(parent):
+        raise UserError(f"{name}: cannot write (Read-only file system)")
     if not os.access(parent, os.W_OK | os.X_OK) or (p.exists() and not os.access(p, os.W_OK)):
         raise UserError(f"{name}: cannot write (Permission denied)")
+
+
+def is_stream(p: str | Path) -> bool:
+    """A device, pipe or socket (/dev/null, a FIFO, /dev/stdout): written in place, never replaced."""
+    try:
+        mode = os.stat(p).st_mode
+    except (OSError, ValueError):
+        return False
+    return stat.S_ISCHR(mode) or stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
+
+
+def _refuse_link(p: Path, name: str) -> None:
+    """An output is never written through a symbolic link (a dangling link would create its
+    target; a link another user planted in a sticky /tmp would let us overwrite their choice of
+    file). Only a link to a stream (/dev/stdout -> /proc/self/fd/1) is written, in place."""
+    if p.is_symlink() and not is_stream(p):
+        raise UserError(f"{name}: is a symbolic link: an output is never written through one "
+                        "(name the file itself)")
+
+
+def _read_only(folder: Path) -> bool:
+    try:
+        return bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
+    except (OSError, AttributeError):
+        return False
 
 
 def write_output(text: str, out: str | Path) -> None:
@@ -39,10 +70,53 @@ def write_output(text: str, out: str | Path) -> None:
     folder, then a rename, so a failed or interrupted command never leaves a truncated file.
     Any failure is a one-line UserError."""
     if str(out) == "-":
-        sys.stdout.write(text)
-        sys.stdout.flush()
+        try:
+            sys.stdout.write(text)
+            sys.stdout.flush()
+        except OSError as e:
+            discard_stdout()
+            raise UserError(os_error_line(e, stdout_failed=True)) from None
         return
     write_bytes_atomic(text.encode("utf-8"), out)
+
+
+_STREAM_ERRNOS = frozenset({errno.ENOSPC, errno.EPIPE, errno.EIO, errno.EDQUOT, errno.EFBIG, errno.ECONNRESET})
+
+
+def os_error_line(e: OSError, stdout_failed: bool = False) -> str:
+    """The one line for an OSError no command turned into a UserError: standard output that
+    cannot be written (a full disk, a closed pipe), or a file named by the error."""
+    reason = e.strerror or str(e) or type(e).__name__
+    if stdout_failed or (e.filename is None and e.errno in _STREAM_ERRNOS and _raised_writing_stdout(e)):
+        return f"cannot write standard output ({reason})"
+    if e.filename is not None:
+        return f"{clean_name(os.fsdecode(e.filename) if isinstance(e.filename, bytes) else str(e.filename))}: {reason}"
+    return f"cannot write an output ({reason})"
+
+
+def _raised_writing_stdout(e: BaseException) -> bool:
+    """Whether a frame the error passed through holds standard output (click.echo's `file`, a
+    command's `out`): then it is standard output that failed, not some file."""
+    import traceback
+
+    streams = [s for s in (sys.stdout, sys.__stdout__) if s is not None]
+    streams += [b for b in (getattr(s, "buffer", None) for s in streams) if b is not None]
+    for frame, _ in traceback.walk_tb(e.__traceback__):
+        if any(v is s for v in frame.f_locals.values() for s in streams):
+            return True
+    return False
+
+
+def discard_stdout() -> None:
+    """Point standard output at /dev/null, so the interpreter's last flush of what could not be
+    written succeeds quietly instead of printing a second error and exiting 120."""
+    try:
+        fd = sys.stdout.fileno()
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, fd)
+        os.close(null)
+    except (OSError, ValueError, AttributeError):  # not a real file (a test runner's buffer)
+        pass
 
 
 def write_bytes_atomic(data: bytes, out: str | Path) -> None:
@@ -50,15 +124,14 @@ def write_bytes_atomic(data: bytes, out: str | Path) -> None:
     p = Path(out)
     name = clean_name(str(p))
     check_writable(p)
-    if p.exists() and not p.is_file():  # a device or pipe (/dev/stdout, a FIFO): a stream, not a file
-        try:
-            with open(p, "wb") as f:
+    if is_stream(p):  # a device or pipe (/dev/stdout, a FIFO): a stream, not a file
+        try:  # no O_CREAT: should the name become a dangling link meanwhile, nothing is created
+            fd = os.open(p, os.O_WRONLY | os.O_NOCTTY | getattr(os, "O_CLOEXEC", 0))
+            with os.fdopen(fd, "wb") as f:
                 f.write(data)
         except OSError as e:
             raise UserError(f"{name}: cannot write ({e.strerror})") from None
         return
-    if p.is_symlink():  # write the file it points to and keep the link
-        p = Path(os.path.realpath(p))
     import tempfile  # here, not at the top: it costs every command's start-up a few ms
 
     tmp = None
@@ -67,9 +140,13 @@ def write_bytes_atomic(data: bytes, out: str | Path) -> None:
                                    prefix=f".{p.name[:100]}.", suffix=".tmp")
         with os.fdopen(fd, "wb") as f:
             f.write(data)
-        mode = os.stat(p).st_mode & 0o7777 if p.exists() else 0o666 & ~_umask()
+        try:  # lstat: the mode of the file being replaced, never of what a link points to
+            st = os.lstat(p)
+            mode = st.st_mode & 0o7777 if stat.S_ISREG(st.st_mode) else 0o666 & ~_umask()
+        except FileNotFoundError:
+            mode = 0o666 & ~_umask()
         os.chmod(tmp, mode)
-        os.replace(tmp, p)
+        os.replace(tmp, p)  # a rename replaces the name itself: it never follows a link
         tmp = None
     except FileNotFoundError:
         raise UserError(f"{name}: cannot write: its folder does not exist") from None

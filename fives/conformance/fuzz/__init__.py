@@ -20,9 +20,11 @@ from fives.conformance.golden.cases import PREFIX
 from fives.conformance.kinds import canonical, load_kinds
 from fives.rules import game_ids, load_rules
 from fives.conformance.fuzz.attribute import broken_clause, tags
-from fives.conformance.fuzz.oracle import Oracle, Verdict
+from fives.conformance.fuzz.oracle import ENGINE_ERROR, Oracle, Verdict
 from fives.conformance.fuzz.shrink import shrink, size
-from fives.conformance.fuzz.small import small_turn
+from fives.conformance.fuzz.small import (input_forms, late_turn, next_leader_question, setup_question, small_legal,
+                                         small_turn)
+from fives.conformance.reachable import problems, repair
 
 GENERATOR_VERSION = "1"
 RESHRINKS = 25  # later occurrences of one disagreement shrunk again, at most
@@ -30,6 +32,8 @@ RESHRINKS = 25  # later occurrences of one disagreement shrunk again, at most
 
 def builder_kind(name: str) -> str:
     """The case kind a golden builder makes (by its name, without running it)."""
+    if name in EXTRA_KINDS:
+        return EXTRA_KINDS[name]
     if name.startswith("turn"):
         return "turn"
     if name.startswith("settle"):
@@ -39,12 +43,18 @@ def builder_kind(name: str) -> str:
     return "evaluate"
 
 
-#: Generators the fuzzer adds to the golden ones (name -> (weight, builder)).
-EXTRA_BUILDERS = {"turn-small": (4, small_turn)}
+#: Generators the fuzzer adds to the golden ones (name -> (weight, builder)), and their kinds.
+EXTRA_BUILDERS = {"turn-small": (4, small_turn), "turn-late": (3, late_turn), "legal-small": (2, small_legal),
+                  "setup": (1, setup_question),
+                  "next-leader": (1, next_leader_question), "input-forms": (1, input_forms)}
+EXTRA_KINDS = {"turn-small": "turn", "turn-late": "turn", "legal-small": "legal-placements", "setup": "setup",
+               "next-leader": "next-leader", "input-forms": "evaluate"}
+#: Engine errors kept per (game, kind, what failed): the first few, as examples.
+ENGINE_ERRORS_KEPT = 3
 
 
 def fuzz_kinds() -> list[str]:
-    return sorted({builder_kind(n) for n in builders()})
+    return sorted({builder_kind(n) for n in [*builders(), *EXTRA_BUILDERS]})
 
 
 @dataclass
@@ -66,6 +76,19 @@ class Finding:
     seconds_to_shrink: float
     shrink_requests: int
     reshrinks: int = 0  # later requests shrunk again to find a smaller case
+    requests_to_find: int = 0  # engine requests sent before the first disagreement, that one included
+    merged: int = 0  # other signatures found to be this same cause
+
+    @property
+    def cause(self) -> tuple[str, str, str]:
+        """What the finding is about, once shrunk: the game, the clause it breaks and the
+        pattern of its first difference (fives/conformance/failures.py). Two signatures that
+        shrink to the same cause are one finding."""
+        from fives.conformance.explain import explain
+        from fives.conformance.failures import difference_pattern
+
+        diffs = explain(self.kind, self.expected, self.actual, list(self.diffs))
+        return self.game, self.clause, difference_pattern(diffs[0]) if diffs else ",".join(self.keys)
 
     @property
     def id(self) -> str:
@@ -81,14 +104,43 @@ class Finding:
             if self.kind != "evaluate" else "")
         return {"id": self.id, "kind": self.kind, "game": self.game, "clauses": clauses,
                 "source": {"derived": f"fives conformance fuzz {GENERATOR_VERSION}: seed {seed}, draw {self.draw}, "
-                                      f"generator {self.generator}; shrunk to {what}"},
+                                      f"generator {self.generator}, found after {self.requests_to_find} engine "
+                                      f"requests; shrunk to {what}"},
                 "description": f"An engine differed in {', '.join(self.keys)}: {self.diffs[0][:300]}",
                 "input": self.input, "expect": self.expected}
 
 
 @dataclass
+class EngineError:
+    """A request the engine crashed on, timed out on or answered with garbage: an engine
+    error, reported as such and never as a rule finding (nothing to shrink toward a rule)."""
+    game: str
+    kind: str
+    message: str
+    input: dict[str, Any]
+    draw: int
+    seconds_to_find: float
+    requests_to_find: int
+    count: int = 1  # requests of this game and kind that failed the same way
+
+    @property
+    def what(self) -> str:
+        """crash, timeout or garbage: the class of failure, from the runner's message."""
+        m = self.message.lower()
+        if "within" in m or "timeout" in m:
+            return "timeout"
+        if "reported error" in m:
+            return "error reply"
+        if any(w in m for w in ("cannot be compared", "not a json", "not json", "schema", "exactly one", "does not match",
+                                "longer than")):
+            return "garbage"
+        return "crash"
+
+
+@dataclass
 class FuzzReport:
     findings: list[Finding] = field(default_factory=list)
+    engine_errors: list[EngineError] = field(default_factory=list)
     draws: int = 0  # requests generated
     requests: int = 0  # requests sent to the engine (fuzzing and shrinking)
     skipped: int = 0  # requests the engine does not declare
@@ -100,10 +152,11 @@ class Fuzzer:
     """`Fuzzer(engine, games, kinds, seed).run(cases=N)` or `.run(seconds=S)`."""
 
     def __init__(self, engine: Engine, games: Iterable[str] | None = None, kinds: Iterable[str] | None = None,
-                 seed: int = 0, shrink_budget: int = 3000) -> None:
+                 seed: int = 0, shrink_budget: int = 3000, profile: Any = None) -> None:
         self.games = list(games or game_ids())
         for g in self.games:
             load_rules(g)
+        self.profile = profile  # --rules P: requests drawn and answered under P
         self.kinds = list(kinds or fuzz_kinds())
         self.seed = seed
         self.shrink_budget = shrink_budget
@@ -111,20 +164,26 @@ class Fuzzer:
         self.builders = {n: table[n] for n in sorted(table) if builder_kind(n) in self.kinds}
         if not self.builders:
             raise ValueError(f"no generator makes kind(s) {', '.join(self.kinds)}")
-        self.oracle = Oracle(engine, load_kinds())
+        self.oracle = Oracle(engine, load_kinds(), profile)
 
     def draw(self, index: int) -> tuple[str, str, dict[str, Any]]:
         """(game, generator name, golden-style case) for draw `index`: a pure function."""
         game = self.games[index % len(self.games)]
         rng = random.Random(f"fuzz:{self.seed}:{game}:{index}")
-        rules = load_rules(game)
+        rules = self.oracle.reference.rules_for(game)
         names = list(self.builders)
         weights = [self.builders[n][0] for n in names]
         while True:
             name = rng.choices(names, weights)[0]
             case = self.builders[name][1](rng, rules)
-            if case is not None:
-                return game, name, case
+            if case is None:
+                continue
+            # every request is a reachable state (spec/fuzz.md): golden generators' scores
+            # and turn states are brought into reach, what cannot be is drawn again
+            kind = case["kind"]
+            fixed = repair(rules, kind, case["input"])
+            if not problems(rules, kind, fixed):
+                return game, name, {**case, "input": fixed}
 
     def draws(self) -> Iterator[tuple[int, str, str, dict[str, Any]]]:
         i = 0
@@ -143,6 +202,7 @@ class Fuzzer:
         it ends smaller: shrinking only cuts, so a small start reaches a smaller minimum."""
         report = FuzzReport()
         best: dict[tuple[str, str, tuple[str, ...]], Finding] = {}
+        errors: dict[tuple[str, str, str], list[EngineError]] = {}
         t0 = time.monotonic()
         try:
             for index, game, name, case in self.draws():
@@ -152,17 +212,21 @@ class Fuzzer:
                     break
                 report.draws = index + 1
                 v = self.oracle.ask(game, case["kind"], case["input"])
+                requests_then = self.oracle.requests
                 if v.status == "skipped":
                     report.skipped += 1
+                elif v.status == ENGINE_ERROR:
+                    self._engine_error(errors, game, case, v, index, time.monotonic() - t0)
                 elif v.status == "differ":
                     key = (game, case["kind"], v.keys)
                     old = best.get(key)
                     start = size(case["kind"], case["input"])
                     if old is None or (old.reshrinks < RESHRINKS and _weight(start) < _weight(old.size)):
-                        found = self._shrink(game, name, index, case, v, time.monotonic() - t0, old)
+                        found = self._shrink(game, name, index, case, v, time.monotonic() - t0, old,
+                                             requests_then)
                         if old is None or _weight(found.size) < _weight(old.size):
                             best[key] = found
-                            report.findings = list(best.values())
+                            report.findings = by_cause(best.values())
                         else:
                             old.reshrinks, old.seconds_to_shrink = found.reshrinks, found.seconds_to_shrink
                 if on_draw:
@@ -175,27 +239,62 @@ class Fuzzer:
                 key = (e.finding.game, e.finding.kind, e.finding.keys)
                 if key not in best or _weight(e.finding.size) < _weight(best[key].size):
                     best[key] = e.finding
-        report.findings = list(best.values())
+        report.findings = by_cause(best.values())
+        report.engine_errors = [e for group in errors.values() for e in group]
         report.requests = self.oracle.requests
         report.seconds = time.monotonic() - t0
         return report
 
+    def _engine_error(self, errors: dict[tuple[str, str, str], list[EngineError]], game: str, case: dict[str, Any],
+                      v: Verdict, index: int, at: float) -> None:
+        """Keep the first few engine errors of each game, kind and class; count the rest."""
+        e = EngineError(game, case["kind"], v.diffs[0].removeprefix("engine error: ")[:300], case["input"], index, at,
+                        self.oracle.requests)
+        group = errors.setdefault((game, e.kind, e.what), [])
+        if len(group) < ENGINE_ERRORS_KEPT:
+            group.append(e)
+        else:
+            group[0].count += 1
+
     def _shrink(self, game: str, name: str, index: int, case: dict[str, Any], v: Verdict,
-                found_at: float, old: Finding | None) -> Finding:
+                found_at: float, old: Finding | None, requests_then: int = 0) -> Finding:
         t = time.monotonic()
         kind = case["kind"]
         before = size(kind, case["input"])
         small, sv, spent, interrupted = shrink(self.oracle, game, kind, case["input"], v.keys, v, self.shrink_budget)
-        rules = load_rules(game)
+        rules = self.oracle.reference.rules_for(game)
         case_tags = tags(rules, kind, small, sv.expected, sv.actual)
         clause = broken_clause(rules, kind, small, sv.expected, sv.actual, sv.keys, sv.diffs, case_tags)
         found = Finding(game, kind, sv.keys, clause, small, sv.expected, sv.actual, sv.diffs, case_tags, index, name,
                         before, size(kind, small), old.seconds_to_find if old else found_at,
                         (old.seconds_to_shrink if old else 0.0) + time.monotonic() - t,
-                        (old.shrink_requests if old else 0) + spent, (old.reshrinks + 1) if old else 0)
+                        (old.shrink_requests if old else 0) + spent, (old.reshrinks + 1) if old else 0,
+                        old.requests_to_find if old else requests_then)
         if interrupted:
             raise Interrupted(found)
         return found
+
+
+def by_cause(findings: Iterable[Finding]) -> list[Finding]:
+    """One finding per cause (`Finding.cause`): the smallest case of each, the one found
+    first on a tie; the others are counted in its `merged`. In the order first found."""
+    kept: dict[tuple[str, str, str], Finding] = {}
+    merged: dict[tuple[str, str, str], int] = {}
+    for f in sorted(findings, key=lambda f: (f.draw, f.id)):
+        c = f.cause
+        if c in kept:
+            merged[c] += 1
+            first = kept[c]
+            if _weight(f.size) < _weight(first.size):
+                kept[c] = f
+            # how long the cause took to find: its first sighting
+            kept[c].seconds_to_find = min(first.seconds_to_find, f.seconds_to_find)
+            kept[c].requests_to_find = min(first.requests_to_find, f.requests_to_find)
+        else:
+            kept[c], merged[c] = f, 0
+    for c, f in kept.items():
+        f.merged = merged[c]
+    return list(kept.values())
 
 
 def _weight(s: dict[str, int]) -> tuple[int, int, int]:

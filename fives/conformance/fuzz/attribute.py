@@ -46,6 +46,25 @@ def tags(rules: GameRules, kind: str, input: dict[str, Any], expected: Any, actu
     return [f"{p}-PLACE-1"]
 
 
+#: Turn codes (fives/match.py PlayCode) -> the clause that decides them (prefix added).
+_TURN_CODE = {"must-place": "DRAW-1", "cannot-pass": "DRAW-4", "cannot-draw": "DRAW-4",
+              "must-place-drawn-tile": "DRAW-3", "tile-not-in-hand": "PLACE-1", "must-open-with": "LEAD-2"}
+
+
+def _refused(rules: GameRules, placements: Any, index: Any) -> str | None:
+    """The clause that makes placement `index` of `placements` legal, when the engine refused
+    it: an opening -> LEAD-2 (the leader may open with any tile); a branch -> SPIN-2; a line
+    side -> PLACE-1. None when the index names no placement."""
+    p = PREFIX[rules.id]
+    if not isinstance(placements, list) or not isinstance(index, int) or not 0 <= index < len(placements):
+        return None
+    rec = placements[index]
+    if index == 0:
+        return f"{p}-LEAD-2"
+    side = rec.get("side") if isinstance(rec, dict) else None
+    return f"{p}-SPIN-2" if isinstance(side, str) and side.startswith("branch") else f"{p}-PLACE-1"
+
+
 def _pick(wanted: list[str], available: list[str]) -> str | None:
     return next((c for c in wanted if c in available), None)
 
@@ -59,6 +78,10 @@ def broken_clause(rules: GameRules, kind: str, input: dict[str, Any], expected: 
         if any(k.startswith("error") for k in keys):
             code = expected.get("error", {}).get("code") if "error" in expected else None
             if code is None and isinstance(actual, dict) and isinstance(actual.get("error"), dict):
+                # the engine refuses a legal layout: the clause that allows the refused placement
+                refused = _refused(rules, input.get("placements"), actual["error"].get("index"))
+                if refused is not None:
+                    return refused
                 code = actual["error"].get("code")
             return f"{p}-{_ILLEGAL.get(str(code), 'PLACE-1')}"
         if "spinners" in keys:
@@ -108,6 +131,9 @@ def _turn_clause(rules: GameRules, p: str, input: dict[str, Any], expected: dict
         if "error" not in result:
             layout_tags = tags(rules, "evaluate", {"placements": records}, result, None)
             return broken_clause(rules, "evaluate", {"placements": records}, result, None, ("count",), (), layout_tags)
+    error_clause = _turn_error_clause(rules, p, input, expected, actual, first)
+    if error_clause is not None:
+        return error_clause
     if expected.get("match_end") is not None or any(k.startswith("match_end") for k in keys):
         return f"{p}-MATCH-1"
     turn_keys = any("continues" in k or "turn_end" in k or k in ("next_seat", "results") or k.startswith("error")
@@ -133,6 +159,42 @@ def _turn_clause(rules: GameRules, p: str, input: dict[str, Any], expected: dict
     if at.get("action") == "place" and not earns and at.get("sum") == 0:
         return "HR-SCORE-2"
     return "HR-CONT-3"
+
+
+def _turn_error_clause(rules: GameRules, p: str, input: dict[str, Any], expected: dict[str, Any], actual: Any,
+                       first: int) -> str | None:
+    """Where one side refuses an action with a layout code or a turn code the other performs,
+    the clause is the one that decides that action, not the turn's flow: an engine that
+    refuses legal openings breaks LEAD-2, one that lets a seat draw while it can place DRAW-1.
+    A `not-your-turn` (or no code) is about whose turn it is, left to the flow clauses."""
+    want = expected.get("error") if isinstance(expected.get("error"), dict) else None
+    got = actual.get("error") if isinstance(actual, dict) and isinstance(actual.get("error"), dict) else None
+    actions = input.get("actions", [])
+    if (want is None) == (got is None) and (want is None or want.get("index") == got.get("index")):
+        return None
+    err = got if want is None else want
+    index = err.get("index")
+    code = str(err.get("code"))
+    if not isinstance(index, int) or not 0 <= index < len(actions) or index > first:
+        return None
+    action = actions[index] if isinstance(actions[index], dict) else {}
+    if code in _ILLEGAL or (want is None and action.get("action") == "place" and code != "not-your-turn"):
+        if want is None and action.get("action") == "place":
+            placed_before = sum(1 for a in actions[:index] if isinstance(a, dict) and a.get("action") == "place")
+            if not input.get("layout") and placed_before == 0:
+                return f"{p}-LEAD-2"
+            side = action.get("side")
+            return f"{p}-SPIN-2" if isinstance(side, str) and side.startswith("branch") else f"{p}-PLACE-1"
+        return f"{p}-{_ILLEGAL[code]}" if code in _ILLEGAL else None
+    if want is None and action.get("action") in ("draw", "pass"):
+        continuing = (index == 0 and input.get("continuing")) or (
+            0 < index <= len(expected.get("results", [])) and expected["results"][index - 1].get("continues"))
+        if continuing or code == "not-your-turn":
+            return None  # a draw in a continuation: the flow clauses (HR-CONT-6)
+        return f"{p}-DRAW-2" if action["action"] == "draw" else f"{p}-DRAW-4"
+    if want is not None and code in _TURN_CODE:
+        return f"{p}-{_TURN_CODE[code]}"
+    return None
 
 
 def _settle_clause(p: str, input: dict[str, Any], expected: dict[str, Any], keys: tuple[str, ...]) -> str | None:

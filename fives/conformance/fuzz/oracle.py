@@ -16,6 +16,8 @@ from typing import Any
 from fives.conformance.drivers import Engine, ReferenceEngine
 from fives.conformance.fixtures import Case
 from fives.conformance.kinds import Kind, canonical
+from fives.conformance.reachable import problems
+
 
 _INDEX = re.compile(r"\[\d+\]")
 _EVALUATE_GROUPS = {"positions": "positions", "spinners": "spinners", "connections": "connections",
@@ -47,10 +49,12 @@ def signature(kind: str, diffs: list[str]) -> tuple[str, ...]:
 
 @dataclass
 class Verdict:
-    """One question asked of both: `status` is agree, differ, skipped or invalid (the
-    request is not a well-formed question for the reference: the shrinker drops it)."""
+    """One question asked of both: `status` is agree, differ, skipped, invalid (the
+    request is not a well-formed question for the reference, or its state is not reachable
+    by play, fives/conformance/reachable.py: the shrinker drops it) or engine-error (the
+    engine crashed, timed out or sent what is no answer: not a rule finding)."""
 
-    status: str
+    status: str  # agree | differ | skipped | invalid | engine-error
     expected: Any = None
     actual: Any = None
     diffs: tuple[str, ...] = ()
@@ -60,10 +64,10 @@ class Verdict:
 class Oracle:
     """The engine under test and the in-process reference, side by side."""
 
-    def __init__(self, engine: Engine, kinds: dict[str, Kind]) -> None:
+    def __init__(self, engine: Engine, kinds: dict[str, Kind], profile: Any = None) -> None:
         self.engine = engine
         self.kinds = kinds
-        self.reference = ReferenceEngine()
+        self.reference = ReferenceEngine(profile=profile)  # --rules P: the expectations are P's
         self.requests = 0  # requests sent to the engine
 
     def ask(self, game: str, kind: str, input: dict[str, Any]) -> Verdict:
@@ -74,6 +78,8 @@ class Oracle:
         if isinstance(expected, dict) and isinstance(expected.get("error"), dict) \
                 and expected["error"].get("code") == "malformed-input":
             return Verdict("invalid", expected)
+        if problems(self.reference.rules_for(game), kind, input):
+            return Verdict("invalid", expected)
         case = Case(f"fuzz-{self.requests}", kind, game, (), {}, input, expected, "fuzz")
         if self.engine.supports(case, self.kinds) is not None:
             return Verdict("skipped", expected)
@@ -82,12 +88,12 @@ class Oracle:
         if out.status == "skipped":
             return Verdict("skipped", expected)
         if out.status == "error":
-            diffs: list[str] = [f"engine error: {out.message}"]
-        else:
-            try:
-                diffs = self.kinds[kind].compare(expected, out.answer)
-            except Exception as e:  # a malformed answer the comparer chokes on still disagrees
-                diffs = [f"answer: cannot be compared ({type(e).__name__}: {e}): {canonical(out.answer)[:200]}"]
+            return Verdict(ENGINE_ERROR, expected, None, (f"engine error: {out.message}",), (ENGINE_ERROR,))
+        try:
+            diffs = self.kinds[kind].compare(expected, out.answer)
+        except Exception as e:  # garbage the comparer chokes on is an engine error, not a rule finding
+            line = f"engine error: an answer that cannot be compared ({type(e).__name__}: {e}): {canonical(out.answer)[:200]}"
+            return Verdict(ENGINE_ERROR, expected, out.answer, (line,), (ENGINE_ERROR,))
         if not diffs:
             return Verdict("agree", expected, out.answer)
         return Verdict("differ", expected, out.answer, tuple(diffs), signature(kind, diffs))

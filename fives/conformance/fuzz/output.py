@@ -2,10 +2,12 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import yaml
 
 from fives.conformance.clauses import load_clauses
+from fives.support.sanitize import one_line
 from fives.support.writing import write_output
 from fives.conformance.fuzz import GENERATOR_VERSION, Finding, FuzzReport
 
@@ -13,24 +15,30 @@ from fives.conformance.fuzz import GENERATOR_VERSION, Finding, FuzzReport
 HEADER = "# Found by fives conformance fuzz {version} (seed {seed}); the expected answer is the reference engine's.\n"
 
 
-def fixture_text(finding: Finding, seed: int) -> str:
+def fixture_text(finding: Finding, seed: int, profile: Any = None) -> str:
     case = finding.case(seed)
     body = yaml.safe_dump([case], allow_unicode=True, sort_keys=False, default_flow_style=None, width=120)
     title = yaml.safe_dump(f"fuzz: {finding.clause}, {finding.kind} differs in {', '.join(finding.keys)}",
                            allow_unicode=True, width=1000).strip()
     if title.endswith("..."):
         title = title[:-3].strip()
+    rules = ""
+    if profile is not None and profile.extends == finding.game and profile.overrides:  # found under --rules P
+        rules = yaml.safe_dump({"rules": {"name": profile.name, "source": profile.source or "fives conformance fuzz --rules",
+                                          "rules": {k: profile.overrides[k] for k in sorted(profile.overrides)}}},
+                               allow_unicode=True, sort_keys=False, default_flow_style=None, width=120)
     return (HEADER.format(version=GENERATOR_VERSION, seed=seed)
-            + f"format: fives-fixtures/1\ntitle: {title}\ncases:\n" + body)
+            + f"format: fives-fixtures/1\ntitle: {title}\n" + rules + "cases:\n" + body)
 
 
-def write_findings(findings: list[Finding], out: Path, seed: int) -> list[Path]:
-    """One file per finding, `<case id>.yaml`, written atomically; returns the paths."""
+def write_findings(findings: list[Finding], out: Path, seed: int, profile: Any = None) -> list[Path]:
+    """One file per finding, `<case id>.yaml`, written atomically; returns the paths. Under
+    --rules P each file says so (`rules`), so `conformance run` plays its case under P."""
     out.mkdir(parents=True, exist_ok=True)
     paths = []
     for f in findings:
         path = out / f"{f.id}.yaml"
-        write_output(fixture_text(f, seed), path)
+        write_output(fixture_text(f, seed, profile), path)
         paths.append(path)
     return paths
 
@@ -56,9 +64,24 @@ def report_lines(report: FuzzReport, paths: dict[str, Path]) -> list[str]:
     for f in sorted(report.findings, key=lambda f: (order.get(f.clause, len(order)), f.clause, f.id)):
         title = clauses[f.clause].title if f.clause in clauses else "?"
         where = paths.get(f.id)
-        lines.append(f"{f.clause} ({title}): {f.id}: {f.kind} differs in {', '.join(f.keys)}; {describe_size(f)}"
-                     + (f" -> {where}" if where else ""))
+        lines.append(f"{f.clause} ({title}): {f.id}: {f.kind} differs in {', '.join(f.keys)}; {describe_size(f)}; "
+                     f"found after {_plural(f.requests_to_find, 'request')}" + (f" -> {where}" if where else ""))
     return lines
+
+
+def timing_lines(report: FuzzReport) -> list[str]:
+    """How long each finding took to find and to shrink (seconds vary from run to run, so
+    these go to standard error, not into the deterministic lines)."""
+    return [f"{f.id}: found after {f.requests_to_find} requests, {f.seconds_to_find:.2f} s; shrunk with "
+            f"{f.shrink_requests} requests, {f.seconds_to_shrink:.2f} s"
+            + (f"; {f.merged} other signature(s) shrank to the same cause" if f.merged else "")
+            for f in report.findings]
+
+
+def engine_error_lines(report: FuzzReport) -> list[str]:
+    """Engine errors, apart from the rule findings: one line per kept example."""
+    return [f"engine error ({e.what}): {e.game} {e.kind} request (draw {e.draw}): {one_line(e.message, 200)}"
+            + (f" (and {e.count - 1} more like it)" if e.count > 1 else "") for e in report.engine_errors]
 
 
 def summary(report: FuzzReport) -> str:
@@ -67,4 +90,5 @@ def summary(report: FuzzReport) -> str:
     return (f"{report.draws} requests drawn, {report.requests} sent to the engine ({rate:.0f}/s)"
             + (f", {report.skipped} skipped (not declared by the engine)" if report.skipped else "")
             + f"; {_plural(len(report.findings), 'disagreement')} in {_plural(clauses, 'clause')}"
+            + (f"; {_plural(sum(e.count for e in report.engine_errors), 'engine error')}" if report.engine_errors else "")
             + (" (interrupted)" if report.interrupted else ""))

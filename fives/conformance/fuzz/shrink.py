@@ -13,10 +13,11 @@ import itertools
 from typing import Any, Callable, Iterator
 
 from fives.conformance.kinds.play import run_turn
-from fives.rules import GameRules, load_rules
+from fives.rules import GameRules
 from fives.settlement import ConfigError, configure
 from fives.tiles import ALL_TILES, parse_tile
 from fives.conformance.fuzz.oracle import Oracle, Verdict
+from fives.conformance.reachable import complete
 
 Input = dict[str, Any]
 
@@ -161,7 +162,7 @@ def _play_first_action(input: Input, rules: GameRules) -> Iterator[Input]:
                 continuing=True, actions=actions[1:])
 
 
-def turn_candidates(input: Input, rules: GameRules) -> Iterator[Input]:
+def _turn_cuts(input: Input, rules: GameRules) -> Iterator[Input]:
     yield from _fewer_players(input, rules, "hands")
     yield from _play_first_action(input, rules)
     actions = input.get("actions")
@@ -172,12 +173,16 @@ def turn_candidates(input: Input, rules: GameRules) -> Iterator[Input]:
     if isinstance(layout, list):
         for cut in _cuts(layout):
             yield _with(input, layout=cut)
-    boneyard = input.get("boneyard")
-    if isinstance(boneyard, list):
-        for cut in _cuts(boneyard):
-            yield _with(input, boneyard=cut)
     yield from _smaller_hands(input, "hands")
     yield from _lower_scores(input)
+
+
+def turn_candidates(input: Input, rules: GameRules) -> Iterator[Input]:
+    """A turn state stays a whole deal (spec/fuzz.md, Reachable states): a tile cut from the
+    layout or a hand, or a dropped seat's hand, goes to the bottom of the boneyard; the
+    boneyard itself is then the rest of the set, so it is not cut."""
+    for cand in _turn_cuts(input, rules):
+        yield complete(rules, cand)
 
 
 def settle_candidates(input: Input, rules: GameRules) -> Iterator[Input]:
@@ -212,12 +217,30 @@ def size(kind: str, input: Input) -> dict[str, int]:
             "players": int(input.get("players", 2)) if kind != "evaluate" else 0}
 
 
+def measure(kind: str, input: Input) -> tuple[int, ...]:
+    """What every candidate must lower (in this order): players, placements, hand tiles,
+    actions, boneyard tiles, then the sizes of scores and awards and the pips in hand."""
+    s = size(kind, input)
+    actions = input.get("actions")
+    numbers = [v for key in ("scores", "awards") if isinstance(input.get(key), list)
+               for v in input[key] if isinstance(v, int)]
+    pips = 0
+    for hand in input.get("hands", input.get("remaining", [])) if isinstance(input.get("hands", input.get("remaining")), list) else []:
+        for t in hand if isinstance(hand, list) else []:
+            try:
+                pips += parse_tile(t).pips
+            except (TypeError, ValueError):
+                pass
+    return (s["players"], s["placements"], s["hand_tiles"], len(actions) if isinstance(actions, list) else 0,
+            s["boneyard"], sum(abs(v) for v in numbers), pips)
+
+
 def shrink(oracle: Oracle, game: str, kind: str, input: Input, keys: tuple[str, ...], verdict: Verdict,
            budget: int = 3000) -> tuple[Input, Verdict, int, bool]:
     """(smallest input, its verdict, requests spent, interrupted) still disagreeing with
     signature `keys`. `budget` caps the engine requests; Ctrl-C ends early with the smallest
     input found so far (interrupted is then True)."""
-    rules = load_rules(game)
+    rules = oracle.reference.rules_for(game)  # the rules of the run (--rules P), as the oracle's
     gen = CANDIDATES.get(kind)
     start = oracle.requests
     if gen is None:
@@ -229,6 +252,8 @@ def shrink(oracle: Oracle, game: str, kind: str, input: Input, keys: tuple[str, 
             for cand in gen(input, rules):
                 if oracle.requests - start >= budget:
                     break
+                if measure(kind, cand) >= measure(kind, input):
+                    continue  # only strictly smaller requests: the loop must end
                 v = oracle.ask(game, kind, cand)
                 if v.status == "differ" and v.keys == keys:
                     input, verdict, improved = cand, v, True

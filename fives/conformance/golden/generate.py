@@ -74,9 +74,17 @@ def make_case_text(args: tuple[str, int, int]) -> tuple[str, int, str]:
     return category, int(case["id"].rsplit("-", 1)[1], 16), dump_case(case)
 
 
-def make_block(game: str, seed: int, start: int, count: int = BLOCK) -> list[tuple[str, int, str]]:
-    """Cases start .. start+count-1 as `make_case_text` gives them: one work unit."""
-    rules = load_rules(game)
+def _rules(game: str, profile: Any) -> GameRules:
+    if profile is None:
+        return load_rules(game)
+    from fives.profiles import rules_under
+    return rules_under(profile, game)
+
+
+def make_block(game: str, seed: int, start: int, count: int = BLOCK, profile: Any = None) -> list[tuple[str, int, str]]:
+    """Cases start .. start+count-1 as `make_case_text` gives them: one work unit (under
+    `profile`, a fives.profiles.Profile, when the suite is made with --rules)."""
+    rules = _rules(game, profile)
     out = []
     for index in range(start, start + count):
         category, case = _draw(game, seed, index, rules)
@@ -87,8 +95,9 @@ def make_block(game: str, seed: int, start: int, count: int = BLOCK) -> list[tup
 class SuiteFiles:
     """One open file per category under out/<game>/; each hashed and sized as it is written."""
 
-    def __init__(self, out: Path, game: str, seed: int) -> None:
+    def __init__(self, out: Path, game: str, seed: int, profile: Any = None) -> None:
         self.out, self.game, self.seed = out, game, seed
+        self.profile = profile if profile is not None and profile.extends == game else None
         self.handles: dict[str, IO[bytes]] = {}
         self.hashes: dict[str, Any] = {}
         self.sizes: dict[str, int] = {}
@@ -102,9 +111,19 @@ class SuiteFiles:
             f = self.handles[category] = open(path, "wb")
             self.hashes[category], self.sizes[category], self.counts[category] = hashlib.sha256(), 0, 0
             self._put(category, f"{FILE_HEADER} {GENERATOR_VERSION}; do not edit.\n"
-                                f"format: fives-fixtures/1\ntitle: 'golden {self.game} {category}, seed {self.seed}'\ncases:\n")
+                                f"format: fives-fixtures/1\ntitle: 'golden {self.game} {category}, seed {self.seed}'\n"
+                                + self._rules_block() + "cases:\n")
         self._put(category, text)
         self.counts[category] += 1
+
+    def _rules_block(self) -> str:
+        """Only in a suite made under --rules P: every case of the file plays P (spec/fixtures.md)."""
+        if self.profile is None:
+            return ""
+        p = self.profile
+        return yaml.safe_dump({"rules": {"name": p.name, "source": p.source or "fives golden generate --rules",
+                                         "rules": {k: p.overrides[k] for k in sorted(p.overrides)}}},
+                              allow_unicode=True, sort_keys=False, default_flow_style=None, width=120)
 
     def _put(self, category: str, text: str) -> None:
         data = text.encode("utf-8")
@@ -128,10 +147,12 @@ class SuiteFiles:
 
 
 def generate(game: str, cases: int, seed: int, out: Path, jobs: int = 1,
-             progress: Callable[[int], None] | None = None, *, dask: str | None = None) -> dict[str, Any]:
+             progress: Callable[[int], None] | None = None, *, dask: str | None = None,
+             profile: Any = None) -> dict[str, Any]:
     """Write `cases` unique cases under out/<game>/ and return the manifest entry. The files
-    are the same for any `jobs` and with or without `dask` (blocks are merged in index order)."""
-    load_rules(game)
+    are the same for any `jobs` and with or without `dask` (blocks are merged in index order).
+    `profile` (--rules P): the expectations are the reference's under P, and each file says so."""
+    _rules(game, profile)
     # Smaller blocks for small suites, so no worker idles long at the end; the files do not
     # depend on the block size (blocks are merged in index order).
     block = max(MIN_BLOCK, min(BLOCK, cases // 32))
@@ -139,8 +160,10 @@ def generate(game: str, cases: int, seed: int, out: Path, jobs: int = 1,
     starts: Sequence[int] = range(0, max_draws, block)
     seen = IdSet()
     written = 0
-    with SuiteFiles(out, game, seed) as files:
-        blocks = map_ordered(functools.partial(make_block, game, seed, count=block), starts, jobs=jobs, dask=dask)
+    with SuiteFiles(out, game, seed, profile) as files:
+        unit = (functools.partial(make_block, game, seed, count=block) if profile is None
+                else functools.partial(make_block, game, seed, count=block, profile=profile))
+        blocks = map_ordered(unit, starts, jobs=jobs, dask=dask)
         try:
             for block in blocks:
                 for category, key, text in block:
@@ -164,13 +187,14 @@ def generate(game: str, cases: int, seed: int, out: Path, jobs: int = 1,
     return {"game": game, "seed": seed, "cases": cases, "files": entry}
 
 
-def command_line(games: Sequence[str], cases: int, seed: int) -> str:
+def command_line(games: Sequence[str], cases: int, seed: int, profile: Any = None) -> str:
     """The command that reproduces a suite (`--out`, `--jobs` and `--dask` do not change it)."""
     return " ".join(["fives golden generate", *(f"--game {g}" for g in games), f"--cases {cases}", f"--seed {seed}",
-                     "--out DIR"])
+                     *([f"--rules {profile.name}"] if profile is not None else []), "--out DIR"])
 
 
-def finish(out: Path, suites: list[dict[str, Any]], games: Sequence[str], cases: int, seed: int) -> Path:
-    """Write the manifest: the last file of a suite."""
+def finish(out: Path, suites: list[dict[str, Any]], games: Sequence[str], cases: int, seed: int,
+           profile: Any = None) -> Path:
+    """Write the manifest: the last file of a suite (naming its rule profile, if made under one)."""
     return write_manifest(out, suites, suite_version=SUITE_VERSION, generator_version=GENERATOR_VERSION,
-                          command=command_line(games, cases, seed))
+                          command=command_line(games, cases, seed, profile), profile=profile)

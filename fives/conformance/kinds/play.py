@@ -116,7 +116,8 @@ def run_turn(rules: GameRules, input: dict[str, Any], hooks: dict[str, Any]) -> 
                 rules, config, scores=list(input.get("scores", [0] * len(config.sides))),
                 layout=_placements(input.get("layout", [])), hands=hands,
                 boneyard=_tiles(input.get("boneyard", []), "boneyard"), seat=input["seat"],
-                continuing=bool(input.get("continuing", False)), drawn=drawn, **_factories(hooks))
+                continuing=bool(input.get("continuing", False)), drawn=drawn,
+                leader=input.get("leader"), passes=int(input.get("passes", 0)), **_factories(hooks))
         except ValueError as e:
             raise BadInput(str(e)) from None
         actions = [_action(a, i) for i, a in enumerate(input["actions"])]

@@ -29,18 +29,24 @@ def compare_setup(expected: dict[str, Any], actual: dict[str, Any]) -> list[str]
     return compare_fields({k: v for k, v in expected.items() if k != "reason"}, actual)
 
 
-def next_leader(rules: GameRules, previous: dict[str, Any] | None) -> dict[str, Any]:
-    """`lot` for the first hand and after a blocked hand; else whoever played the last tile."""
-    lead = rules.raw["lead"]
+def next_leader(rules: GameRules, previous: dict[str, Any] | None, players: int = 4) -> dict[str, Any]:
+    """`lot` for the first hand and after a blocked hand; else whoever played the last tile
+    (the seeds). Under a profile: seat 0 or "highest-double" first, the seat after the
+    previous leader (`previous.leader`) or that leader again later (fives.match.leader_after)."""
+    from fives.match import first_leader, leader_after
+    from fives.settlement import BLOCKED, GONE_OUT, HandEnd
+
     if previous is None:
-        return {"leader": lead["first_hand"]}  # the schema allows only "lot"
-    if previous["ended"] == "blocked":
-        return {"leader": lead["after_blocked"]}
-    return {"leader": int(previous["last_tile_seat"])}
+        first = first_leader(rules, None)
+        return {"leader": "lot" if first is None else first}
+    end = HandEnd(BLOCKED) if previous["ended"] == "blocked" else \
+        HandEnd(GONE_OUT, int(previous["last_tile_seat"]))
+    leader = leader_after(rules, end, previous.get("leader"), players)
+    return {"leader": "lot" if leader is None else leader}
 
 
 def run_next_leader(rules: GameRules, input: dict[str, Any], hooks: dict[str, Any]) -> dict[str, Any]:
-    return next_leader(rules, input.get("previous"))
+    return next_leader(rules, input.get("previous"), int(input["players"]))
 
 
 KINDS = [

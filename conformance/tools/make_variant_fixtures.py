@@ -1,0 +1,244 @@
+"""Derive the variant fixtures (conformance/fixtures/variants/) from the reference engine.
+
+For every non-default value of every rule dimension (fives.profiles.DIMENSIONS) this plays
+seeded matches under a profile P that sets that value (plus, for a few, a companion value
+without which the difference never shows in play), and keeps the first states where P's
+answer differs from the answer under the same profile without the value (B):
+`setup` and `next-leader` questions, `legal-placements` and `turn` cases from states reached
+by play, `settle` cases from hands that ended in play. Every case is therefore a state reached
+by play from a deal under P, and its expectation is the reference's answer under P.
+
+    python conformance/tools/make_variant_fixtures.py [--check]
+
+`--check` exits 1 if the files on disk differ from what would be written (tests use it).
+Deterministic: the same code writes the same bytes.
+"""
+from __future__ import annotations
+
+import json
+import random
+import sys
+from pathlib import Path
+from typing import Any, Iterator
+
+import yaml
+
+from fives.conformance.kinds import load_kinds
+from fives.match import DRAW, PASS, PLACE, Action, Match
+from fives.profiles import Profile, alternatives, alternative_overrides, dimensions, make_profile, rules_under
+from fives.rules import GameRules
+from fives.settlement import configure
+
+OUT = Path(__file__).resolve().parents[1] / "fixtures" / "variants"
+PREFIX = {"horse-race": "HR", "american-sniff": "SN"}
+def canonical(x: Any) -> str:
+    return json.dumps(x, sort_keys=True, default=str)
+
+
+#: values whose effect play never shows alone: the companion overrides both P and B carry
+COMPANIONS: dict[tuple[str, Any], dict[str, Any]] = {
+    ("match_end.simultaneous_winners", canonical("highest")): {"match_end.on_placement": "hand-end"},
+}
+MAX_CASES = 3  # per value: at most one per kind
+SEEDS = 120
+MAX_HANDS = 40
+KINDS = load_kinds()
+
+
+def answer(kind: str, rules: GameRules, input: dict[str, Any]) -> Any:
+    try:
+        return KINDS[kind].run(rules, input, {})
+    except ValueError as e:  # the reference refuses the input under these rules
+        return {"refused": str(e)}
+
+
+def action_dict(a: Action) -> dict[str, Any]:
+    if a.kind == PLACE and a.placement is not None:
+        return {"action": PLACE, **a.placement.to_dict()}
+    return {"action": a.kind}
+
+
+def snapshot(m: Match) -> dict[str, Any]:
+    cfg = m.config
+    out: dict[str, Any] = {"players": cfg.players}
+    if cfg.partnerships:
+        out["partnerships"] = True
+    out.update({"scores": list(m.scores), "layout": [p.to_dict() for p in m.layout.history()],
+                "hands": [[str(t) for t in h] for h in m.hands], "boneyard": [str(t) for t in m.boneyard],
+                "seat": m.to_act})
+    if m.continuing:
+        out["continuing"] = True
+    if m.drawn is not None:
+        out["drawn"] = str(m.drawn)
+    if m.leader != m.to_act:
+        out["leader"] = m.leader
+    if m.passes:
+        out["passes"] = m.passes
+    return out
+
+
+def choose(rng: random.Random, m: Match, placements: list[Any]) -> Any:
+    """Mostly greedy (scores reach the targets, and scoring rules show), sometimes random."""
+    if rng.random() < 0.3:
+        return rng.choice(placements)
+    best = max(m.layout.score_move(p.code) for p in placements)
+    return rng.choice([p for p in placements if m.layout.score_move(p.code) == best])
+
+
+def candidates(rules: GameRules, base: GameRules, seed: int, players: int, partnerships: bool
+               ) -> Iterator[tuple[str, dict[str, Any], str]]:
+    """(kind, input, where) of questions from one match played under `rules`."""
+    config = configure(rules, players, partnerships)
+    rng = random.Random(seed)
+    m = Match(rules, config, seed)
+    where = f"{players} players{' in partnerships' if partnerships else ''}, seed {seed}"
+    while m.match_end is None and m.hand_no < MAX_HANDS:
+        m.start_hand()
+        steps: list[tuple[dict[str, Any], dict[str, Any]]] = []
+        while m.in_hand:
+            opts = m.legal_options()
+            snap = snapshot(m)
+            here = f"{where}, hand {m.hand_no}, action {len(steps)}"
+            hand = snap["hands"][m.to_act]
+            legal = {"players": snap["players"], **({"partnerships": True} if partnerships else {}),
+                     "layout": snap["layout"], "hand": hand, "boneyard": len(snap["boneyard"])}
+            if m.continuing:
+                legal["continuing"] = True
+            if m.drawn is not None:
+                legal["drawn"] = str(m.drawn)
+            yield "legal-placements", legal, here
+            # an action the rules without the value allow here, which these rules may not
+            other = KINDS["legal-placements"].run(base, legal, {})
+            mine = KINDS["legal-placements"].run(rules, legal, {})
+            extra = [p for p in other.get("placements", []) if p not in mine.get("placements", [])]
+            if extra:
+                yield "turn", {**snap, "actions": [{"action": PLACE, **extra[0]}]}, here
+            elif other.get("draw") and not mine.get("draw"):
+                yield "turn", {**snap, "actions": [{"action": DRAW}]}, here
+            if opts.placements:
+                a = Action(PLACE, opts.placements[0] if len(opts.placements) == 1 else choose(rng, m, opts.placements))
+            else:
+                a = Action(DRAW if opts.draw else PASS)
+            leader = m.leader
+            out = m.apply(a)
+            steps.append((snap, action_dict(a)))
+            if out.settlement is not None:
+                s = out.settlement
+                yield "settle", {"players": players, **({"partnerships": True} if partnerships else {}),
+                                 "scores": list(s.scores_before), "end": {k: v for k, v in s.end.to_dict().items()
+                                                                           if v is not None},
+                                 "remaining": [[str(t) for t in h] for h in (out.remaining or [])]}, here
+            if out.hand_end is not None:
+                prev: dict[str, Any] = {"ended": out.hand_end.reason, "leader": leader}
+                if out.hand_end.seat is not None:
+                    prev["last_tile_seat"] = out.hand_end.seat
+                yield "next-leader", {"players": players, "previous": prev}, here
+        hand_no = m.hand_no
+        for i, (snap, _) in enumerate(steps):
+            for k in range(1, min(8, len(steps) - i) + 1):
+                acts = [act for _, act in steps[i:i + k]]
+                yield "turn", {**snap, "actions": acts}, f"{where}, hand {hand_no}, actions {i}..{i + k - 1}"
+
+
+def cases_for(game: str, path: str, value: Any) -> list[dict[str, Any]]:
+    companion = COMPANIONS.get((path, canonical(value)), {})
+    p = make_profile(game, {**companion, **alternative_overrides(game, path, value)})
+    b = make_profile(game, companion) if companion else None
+    rules, base = rules_under(p, game), rules_under(b, game)
+    found: dict[str, dict[str, Any]] = {}
+
+    def differs(kind: str, input: dict[str, Any]) -> Any:
+        got = answer(kind, rules, input)
+        if "refused" in got or (isinstance(got, dict) and "error" in got and got["error"].get("code") == "malformed-input"):
+            return None
+        return got if canonical(got) != canonical(answer(kind, base, input)) else None
+
+    configs = rules.configurations()
+    for players, partnerships in configs:
+        for kind, input in (("setup", {"players": players, **({"partnerships": True} if partnerships else {})}),
+                            ("next-leader", {"players": players, "previous": None})):
+            if kind not in found and (got := differs(kind, input)) is not None:
+                found[kind] = {"kind": kind, "input": input, "expect": got,
+                               "where": "the rules alone (no play needed)"}
+    for seed in range(SEEDS):
+        players, partnerships = configs[seed % len(configs)]
+        for kind, input, where in candidates(rules, base, seed, players, partnerships):
+            if kind in found:
+                continue
+            got = differs(kind, input)
+            if got is not None:
+                found[kind] = {"kind": kind, "input": input, "expect": got, "where": where}
+                if len(found) >= MAX_CASES:
+                    break
+        if len(found) >= MAX_CASES or (found and seed >= 20):
+            break
+    order = ["setup", "next-leader", "legal-placements", "turn", "settle"]
+    out = [found[k] for k in order if k in found][:MAX_CASES]
+    for c in out:
+        c["profile"] = p
+    return out
+
+
+def slug(value: Any) -> str:
+    if isinstance(value, dict):
+        return "-".join(f"{k}-{v}" for k, v in value.items())
+    return str(value).lower()
+
+
+def strip_messages(x: Any) -> Any:
+    """Free-text messages are never compared: leave them out of the expectation."""
+    if isinstance(x, dict):
+        return {k: strip_messages(v) for k, v in x.items() if not (k == "message" and isinstance(v, str))}
+    if isinstance(x, list):
+        return [strip_messages(v) for v in x]
+    return x
+
+
+def document(game: str) -> dict[str, Any]:
+    cases = []
+    for d in dimensions(game):
+        for value in alternatives(game).get(d.path, []):
+            found = cases_for(game, d.path, value)
+            if not found:
+                print(f"warning: {game} {d.path}={value!r}: no case found", file=sys.stderr)
+            for n, c in enumerate(found, 1):
+                p: Profile = c["profile"]
+                cid = f"{PREFIX[game]}-VAR-{d.path.replace('.', '-').replace('_', '-')}-{slug(value)}-{n}"
+                clauses = [cl for cl in d.clauses if cl.startswith(PREFIX[game])]
+                cases.append({
+                    "id": cid, "kind": c["kind"], "game": game, "clauses": clauses,
+                    "source": {"derived": f"reference under {p.name} ({', '.join(f'{k}: {v}' for k, v in p.overrides.items())}); "
+                                          f"{c['where']} (conformance/tools/make_variant_fixtures.py)"},
+                    "description": f"{d.path} = {value}: {d.what}.",
+                    "rules": {"rules": {k: v for k, v in p.overrides.items()}},
+                    "input": c["input"], "expect": strip_messages(c["expect"])})
+    return {"format": "fives-fixtures/1",
+            "title": f"Rule variants of {game}: one or more cases per non-default parameter value",
+            "description": "Generated by conformance/tools/make_variant_fixtures.py; each case plays under its own "
+                           "rules (spec/fixtures.md, Variant cases; spec/variants.md).",
+            "cases": cases}
+
+
+def render(doc: dict[str, Any]) -> str:
+    return yaml.safe_dump(doc, sort_keys=False, default_flow_style=None, width=120, allow_unicode=True)
+
+
+def main(argv: list[str]) -> int:
+    check = "--check" in argv
+    bad = 0
+    OUT.mkdir(parents=True, exist_ok=True)
+    for game in PREFIX:
+        text = render(document(game))
+        path = OUT / f"{game}.yaml"
+        if check:
+            if not path.is_file() or path.read_text(encoding="utf-8") != text:
+                print(f"{path}: not current (run {Path(__file__).name})", file=sys.stderr)
+                bad = 1
+        else:
+            path.write_text(text, encoding="utf-8")
+            print(f"wrote {path}")
+    return bad
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

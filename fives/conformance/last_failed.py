@@ -1,0 +1,63 @@
+"""`conformance run --lf`: the cases that failed or errored last time, kept per engine command.
+
+One small JSON file per engine command under the user's cache folder
+(`fives.support.paths.cache_dir("last-failed")`, safe to delete):
+`{"format": "fives-last-failed/1", "engine": CMD, "failed": [CASE-ID, ...]}`. Every single-engine
+run updates it for the cases it ran (a case that ran and passed leaves the list, one that
+failed or errored joins it; cases the run did not reach keep their entry), so a filtered or
+stopped run does not forget the rest. A missing or unreadable file means "run everything".
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Iterable
+
+from fives.conformance.runner import CaseResult
+from fives.support.errors import UserError
+from fives.support.paths import cache_dir
+from fives.support.reading import MAX_DOCUMENT_BYTES, parse_text, read_regular_file
+from fives.support.writing import write_output
+
+FORMAT = "fives-last-failed/1"
+IN_PROCESS = "(in-process reference engine)"  # the key of a run without --engine
+
+
+def store_path(command: str | None) -> Path:
+    key = IN_PROCESS if command is None else command
+    return cache_dir("last-failed", hashlib.sha256(key.encode("utf-8")).hexdigest()[:24] + ".json")
+
+
+def load(command: str | None) -> tuple[list[str] | None, str]:
+    """(the case IDs that failed last time, or None when there is no usable record; why not)."""
+    path = store_path(command)
+    if not path.exists():
+        return None, "no earlier run of this engine is recorded"
+    try:  # the cache is untrusted: a regular file only, never a FIFO or device (issue 21)
+        data = parse_text(read_regular_file(path, MAX_DOCUMENT_BYTES).decode("utf-8"), str(path))
+    except (UserError, OSError, UnicodeDecodeError) as e:
+        return None, f"the record of the last run is unreadable ({e})"
+    if (not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("failed"), list)
+            or not all(isinstance(i, str) for i in data["failed"])):
+        return None, f"the record of the last run is not a {FORMAT} file ({path})"
+    return list(data["failed"]), ""
+
+
+def failed_ids(results: Iterable[CaseResult]) -> set[str]:
+    return {r.case.id for r in results if r.status in ("failed", "errored")}
+
+
+def update(command: str | None, results: list[CaseResult]) -> str | None:
+    """Record this run's failures (see the module doc); a note when the cache cannot be written."""
+    before, _ = load(command)
+    ran = {r.case.id for r in results}
+    failed = sorted((set(before or []) - ran) | failed_ids(results))
+    path = store_path(command)
+    doc = {"format": FORMAT, "engine": IN_PROCESS if command is None else command, "failed": failed}
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_output(json.dumps(doc, ensure_ascii=False, indent=1) + "\n", path)
+    except (OSError, UserError) as e:
+        return f"could not record this run's failures for --lf: {e}"
+    return None

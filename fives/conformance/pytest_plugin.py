@@ -1,0 +1,202 @@
+"""The conformance suite as pytest tests: `pytest --fives-engine CMD`.
+
+Registered as the `pytest11` entry point `fives` (pyproject.toml), so an engine author's own
+pytest run can include the suite: every case becomes one test item named by its case ID
+(`fives-conformance::HR-FIG-1-3`), run through the protocol by one engine process for the
+session, and a failing case shows what every report says about it (its clauses with their
+seed quotes and one line per difference, fives/conformance/reports.py `explain_lines`).
+
+Without `--fives-engine` the plugin adds its options and nothing else: no case is collected
+and no conformance module is imported, so it costs a test run nothing.
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+if TYPE_CHECKING:
+    from fives.conformance.drivers import Engine, Handshake
+    from fives.conformance.fixtures import Case
+    from fives.conformance.kinds import Kind
+    from fives.conformance.runner import CaseResult
+
+#: the collector every case item hangs from, and so the first part of every node id
+SUITE_NODE = "fives-conformance"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("fives", "fives conformance suite (fives.conformance.pytest_plugin)")
+    group.addoption("--fives-engine", metavar="CMD", default=None,
+                    help="Run every conformance case against the engine command CMD (spec/protocol.md), "
+                         "one test per case ID. Without it no case is collected.")
+    group.addoption("--fives-game", metavar="GAME", action="append", default=[],
+                    help="Only cases of this game (repeatable).")
+    group.addoption("--fives-id", metavar="GLOB", action="append", default=[],
+                    help="Only cases whose ID matches this glob (repeatable), e.g. 'HR-SETTLE-*'.")
+    group.addoption("--fives-kind", metavar="KIND", action="append", default=[],
+                    help="Only cases of this kind (repeatable): evaluate, turn, settle, perft, ...")
+    group.addoption("--fives-fixtures", metavar="PATH", action="append", default=[],
+                    help="Fixture file or folder instead of the shipped suite (repeatable).")
+    group.addoption("--fives-slow", action="store_true", default=False,
+                    help="Include the slow cases (deep perft rows).")
+    group.addoption("--fives-oneshot", action="store_true", default=False,
+                    help="Start one engine process per case instead of one for the session.")
+    group.addoption("--fives-timeout", metavar="S", type=float, default=None,
+                    help="Seconds per case (default 10; 0: no limit).")
+    group.addoption("--fives-validate", action="store_true", default=False,
+                    help="Check every protocol message against its schema (spec/protocol/).")
+
+
+class CaseFailed(Exception):
+    """A case that failed or errored; the item shows its explanation."""
+
+    def __init__(self, result: CaseResult) -> None:
+        super().__init__(result.case.id)
+        self.result = result
+
+
+class EngineSession:
+    """The engine under test for the whole pytest session, started at the first case run
+    (so `--collect-only` starts nothing) and closed when the session ends."""
+
+    def __init__(self, config: pytest.Config, kinds: dict[str, Kind]) -> None:
+        self.config = config
+        self.kinds = kinds
+        self.command: str = config.getoption("fives_engine")
+        self.engine: Engine | None = None
+        self.handshake: Handshake | None = None
+        self.start_error: str | None = None
+        self.seq = 0
+        self._clauses: dict[str, Any] | None = None
+
+    def _start(self) -> Engine | None:
+        if self.engine is None and self.start_error is None:
+            from fives.conformance.drivers import EngineStartError
+            from fives.conformance.process import make_engine
+            from fives.support.errors import UserError
+
+            try:
+                engine = make_engine(self.command, self.config.getoption("fives_oneshot"),
+                                     self.config.getoption("fives_timeout"), self.config.getoption("fives_validate"))
+            except UserError as e:
+                self.start_error = f"engine {self.command!r} could not be started: {e}"
+                return None
+            try:
+                self.handshake = engine.start()
+            except EngineStartError as e:
+                engine.close()  # nothing it started is left behind
+                self.start_error = f"engine {self.command!r} could not be started: {e}"
+                return None
+            self.engine = engine
+        return self.engine
+
+    def run(self, case: Case) -> CaseResult:
+        from fives.conformance.drivers import Outcome
+        from fives.conformance.runner import CaseResult, judge
+        from fives.support.sanitize import quote
+
+        engine = self._start()
+        if engine is None:
+            return CaseResult(case, "errored", outcome=Outcome("error", message=self.start_error or ""))
+        self.seq += 1
+        try:
+            why = engine.supports(case, self.kinds)
+            if why:
+                return CaseResult(case, "skipped", outcome=Outcome("skipped", message=why))
+            return judge(case, engine.run(case, self.seq), self.kinds[case.kind])
+        except Exception as e:  # noqa: BLE001 - as the runner: a runner bug is that case's error
+            return CaseResult(case, "errored", outcome=Outcome(
+                "error", message=f"runner error: {type(e).__name__}: {quote(str(e), 200)[1:-1]}"))
+
+    def explain(self, result: CaseResult) -> str:
+        from fives.conformance.failures import load_clause_book
+        from fives.conformance.reports import explain_lines
+
+        if self._clauses is None:
+            self._clauses = load_clause_book()
+        head = f"{result.case.id} {result.status} ({result.case.kind}, {result.case.game}, {result.case.file})"
+        return "\n".join([head, *explain_lines(result, self._clauses, indent="  ")])
+
+    def close(self) -> None:
+        if self.engine is not None:
+            self.engine.close()
+            self.engine = None
+
+
+class SuiteCollector(pytest.Collector):
+    """The parent of every case item; it collects nothing itself (the items are made at once)."""
+
+    def collect(self) -> list[pytest.Item]:
+        return []
+
+
+class CaseItem(pytest.Item):
+    """One conformance case, named by its case ID."""
+
+    def __init__(self, *, case: Case, session_engine: EngineSession, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.case = case
+        self.session_engine = session_engine
+
+    def runtest(self) -> None:
+        result = self.session_engine.run(self.case)
+        if result.status == "skipped":
+            message = result.outcome.message if result.outcome else None
+            pytest.skip(message or "skipped")
+        if result.status != "passed":
+            raise CaseFailed(result)
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException],
+                     style: Any = None) -> str:
+        if isinstance(excinfo.value, CaseFailed):
+            return self.session_engine.explain(excinfo.value.result)
+        return str(super().repr_failure(excinfo, style))
+
+    def reportinfo(self) -> tuple[Path | str, int | None, str]:
+        return self.case.file, None, f"fives case {self.case.id}"
+
+
+def _load(config: pytest.Config) -> tuple[list[Case], dict[str, Kind]]:
+    from fives.conformance.kinds import load_kinds
+    from fives.conformance.selection import CaseFilters, load_selection
+    from fives.support.errors import UserError
+
+    kinds = load_kinds()
+    filters = CaseFilters(ids=tuple(config.getoption("fives_id")), games=tuple(config.getoption("fives_game")),
+                          kinds=tuple(config.getoption("fives_kind")), slow=config.getoption("fives_slow"))
+    roots = [Path(p) for p in config.getoption("fives_fixtures")] or None
+    try:
+        return load_selection(roots, filters, kinds).cases, kinds
+    except UserError as e:  # the selection names the CLI's options; say this plugin's
+        raise pytest.UsageError("fives: error: " + re.sub(r"^--(id|game|kind) ", r"--fives-\1 ", str(e))) from None
+
+
+@pytest.hookimpl(tryfirst=True)  # before -k, -m and --lf deselect: the cases are items like any other
+def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
+    if config.getoption("fives_engine", None) is None:
+        return
+    cases, kinds = _load(config)
+    engine = EngineSession(config, kinds)
+    config.stash[_ENGINE] = engine
+    parent = SuiteCollector.from_parent(session, name=SUITE_NODE, nodeid=SUITE_NODE)
+    made = [CaseItem.from_parent(parent, name=c.id, case=c, session_engine=engine) for c in cases]
+    items.extend(made)
+    # reported as collected, so the terminal's "collected N items" counts the cases too
+    session.ihook.pytest_collectreport(report=pytest.CollectReport(SUITE_NODE, "passed", None, list(made)))
+
+
+def pytest_report_header(config: pytest.Config) -> str | None:
+    command = config.getoption("fives_engine", None)
+    return None if command is None else f"fives conformance: engine {command!r}"
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    engine = session.config.stash.get(_ENGINE, None)
+    if engine is not None:
+        engine.close()
+
+
+_ENGINE = pytest.StashKey[EngineSession]()

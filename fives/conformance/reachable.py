@@ -1,0 +1,365 @@
+"""Is a case's state one that play from some deal can reach? (spec/fuzz.md, "Reachable states")
+
+A case asks a question about a state: a layout, hands, a boneyard, scores. A strict engine
+may rightly refuse a state no game can reach (a seat with no tiles in the middle of a hand,
+more tiles in hands than were dealt and drawn), so every fixture the fuzzer writes must be
+reachable. `problems(rules, kind, input)` lists the conditions a state breaks, each a short
+reason; an empty list means reachable as far as these necessary conditions go. Every bound
+is read from the game's rules (deal sizes, targets, scoring multiple, continuation, boneyard
+reserve), never from a game id.
+
+`complete(rules, input)` puts the tiles a `turn` state leaves out at the bottom of the
+boneyard, in tile order: how the fuzzer's shrinker keeps a cut state a whole deal.
+"""
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from fives.evaluation import build_layout, parse_placement
+from fives.layout import IllegalPlacement, Layout
+from fives.match import Match
+from fives.rules import GameRules
+from fives.settlement import ConfigError, MatchConfig, configure
+from fives.tiles import ALL_TILES, Tile, parse_tile
+
+TILES = len(ALL_TILES)
+
+
+def _reserve(rules: GameRules, players: int) -> int:
+    """Boneyard tiles never drawn (a variant's reserve; by number of players)."""
+    r = getattr(rules, "boneyard_reserve", 0)
+    return int(r.get(players, 0)) if isinstance(r, dict) else int(r or 0)
+
+
+def _opening_any(rules: GameRules) -> bool:
+    return getattr(rules, "opening_requires", "any") == "any"
+
+
+def _blocked_at_once(rules: GameRules) -> bool:
+    return getattr(rules, "blocked_after", "no-placement") == "no-placement"
+
+
+def _unit(rules: GameRules) -> int:
+    """Raw points per point of the game's score unit (5 in Horse Race, 1 in Sniff)."""
+    return rules.display_divisor if rules.raw.get("points", {}).get("unit") == "displayed" else 1
+
+
+def _score_problems(rules: GameRules, config: MatchConfig, scores: Any, what: str = "scores") -> list[str]:
+    """Scores before a placement or settlement: below the target (else the match had ended),
+    in steps of the scoring multiple, never below 0 where scores never fall."""
+    if not isinstance(scores, list) or not all(isinstance(s, int) and not isinstance(s, bool) for s in scores):
+        return []  # the schema and the reference answer for a malformed list
+    out = []
+    step = max(1, rules.scoring_multiple // _unit(rules))
+    falls = rules.settlement.get("kind") == "deduct-per-seat"
+    # a target reached by a placement ends the match at once where the rules say so; where
+    # the match ends only at the hand's end, scores may pass the target during the hand
+    at_once = rules.match_end.get("on_placement", "immediate") == "immediate"
+    for side, s in enumerate(scores):
+        if s >= config.target and at_once:
+            out.append(f"{what}[{side}] = {s} has reached the target {config.target}: the match would be over")
+        if s % step:
+            out.append(f"{what}[{side}] = {s} is not a multiple of {step}: every score moves in steps of {step}")
+        if s < 0 and not falls:
+            out.append(f"{what}[{side}] = {s} is below 0, and scores never fall in {rules.name}")
+    return out
+
+
+def _config(rules: GameRules, input: dict[str, Any]) -> MatchConfig | None:
+    try:
+        return configure(rules, int(input.get("players", 2)), bool(input.get("partnerships", False)))
+    except (ConfigError, TypeError, ValueError):
+        return None
+
+
+def _tiles(items: Any) -> list[Tile] | None:
+    if not isinstance(items, list):
+        return None
+    try:
+        return [parse_tile(t) for t in items]
+    except (TypeError, ValueError):
+        return None
+
+
+def _layout(rules: GameRules, records: Any) -> tuple[Layout, list[int]] | None:
+    try:
+        return build_layout(rules, records)
+    except IllegalPlacement:
+        return None
+
+
+def _earned(rules: GameRules, config: MatchConfig, records: list[Any]) -> bool:
+    """Did the layout's last placement earn its placer a continuation (as from hand)?"""
+    built = _layout(rules, records[:-1])
+    if built is None:
+        return False
+    m = Match(rules, config, None)
+    m.layout = built[0]
+    try:
+        raw = m.layout.push(parse_placement(records[-1], len(records) - 1))
+    except IllegalPlacement:
+        return False
+    return m._hook_continuations_earned(m.layout.tiles[-1], False, raw) > 0
+
+
+def _layout_cap(rules: GameRules, players: int) -> int:
+    """The most tiles a layout can hold: a hand ends when one seat goes out, so every other
+    seat still holds a tile, and the boneyard's reserve is never drawn."""
+    return TILES - (players - 1) - _reserve(rules, players)
+
+
+def evaluate_problems(rules: GameRules, input: dict[str, Any]) -> list[str]:
+    records = input.get("placements")
+    if not isinstance(records, list):
+        return []
+    legal = 0
+    for i in range(len(records)):
+        if _layout(rules, records[:i + 1]) is None:
+            break
+        legal = i + 1
+    cap = max(_layout_cap(rules, n) for n in set(rules.solo_players + rules.partnership_players))
+    if legal > cap:
+        return [f"a layout of {legal} tiles: at most {cap} can be laid before a seat goes out"]
+    return []
+
+
+def legal_problems(rules: GameRules, input: dict[str, Any]) -> list[str]:
+    config = _config(rules, input)
+    hand = _tiles(input.get("hand"))
+    records = input.get("layout", [])
+    built = _layout(rules, records) if isinstance(records, list) else None
+    if config is None or hand is None or built is None:
+        return []
+    layout = built[0]
+    out = []
+    h, p = config.hand_size, config.players
+    undealt = TILES - p * h
+    bone = input.get("boneyard", 0)
+    bone = bone if isinstance(bone, int) and not isinstance(bone, bool) else 0
+    if not hand:
+        out.append("the seat to act holds no tile: its hand would have ended")
+    if bone > undealt:
+        out.append(f"a boneyard of {bone}: only {undealt} tiles are left after the deal")
+    if len(layout) + len(hand) + (p - 1) > TILES - bone:
+        out.append(f"{len(layout)} layout tiles, {len(hand)} in hand, {bone} in the boneyard and a tile for each "
+                   f"of the {p - 1} other seat(s) are more than the {TILES} tiles")
+    out += _continuation_problems(rules, config, input, records, bone < undealt)
+    if not len(layout) and _opening_any(rules) and (len(hand) != h or bone != undealt):
+        out.append(f"an empty layout is the start of a hand: the leader holds {h} tiles and the boneyard {undealt}")
+    return out
+
+
+def _continuation_problems(rules: GameRules, config: MatchConfig, input: dict[str, Any], records: list[Any],
+                           drew: bool) -> list[str]:
+    out = []
+    if input.get("continuing"):
+        if not rules.continuation.get("enabled"):
+            out.append(f"continuing: {rules.name} has no continuation")
+        elif records and not _earned(rules, config, records):
+            out.append("continuing, but the layout's last placement earned no continuation")
+    if input.get("drawn") is not None and not drew:
+        out.append("a drawn tile, but nobody has drawn: the boneyard is as dealt")
+    return out
+
+
+def complete(rules: GameRules, input: dict[str, Any]) -> dict[str, Any]:
+    """A `turn` state with every tile the state leaves out added at the bottom of the
+    boneyard, in tile order (the input is not changed)."""
+    out = copy.deepcopy(input)
+    listed: set[Tile] = set()
+    built = _layout(rules, input.get("layout", []))
+    if built is None:
+        return out
+    listed.update(built[0].tiles)
+    for group in list(input.get("hands", [])) + [input.get("boneyard", [])]:
+        tiles = _tiles(group)
+        if tiles is None:
+            return out
+        listed.update(tiles)
+    out["boneyard"] = list(out.get("boneyard", [])) + [str(t) for t in ALL_TILES if t not in listed]
+    return out
+
+
+def turn_problems(rules: GameRules, input: dict[str, Any]) -> list[str]:
+    config = _config(rules, input)
+    hands_raw = input.get("hands")
+    hands = [_tiles(h) for h in hands_raw] if isinstance(hands_raw, list) else None
+    bone = _tiles(input.get("boneyard", []))
+    records = input.get("layout", [])
+    built = _layout(rules, records) if isinstance(records, list) else None
+    seat = input.get("seat")
+    if config is None or hands is None or any(h is None for h in hands) or bone is None or built is None \
+            or len(hands) != config.players or not isinstance(seat, int) or not 0 <= seat < config.players:
+        return []  # the reference answers malformed-input: not a state at all
+    layout, raws = built
+    out = []
+    h, p = config.hand_size, config.players
+    sizes = [len(x) for x in hands if x is not None]
+    listed = len(layout) + sum(sizes) + len(bone)
+    if listed != TILES:
+        out.append(f"{listed} tiles in the layout, hands and boneyard: a deal accounts for all {TILES}")
+    for s, n in enumerate(sizes):
+        if n == 0:
+            out.append(f"seat {s} holds no tile: the hand would have ended when it went out")
+    drawn_total = len(layout) + sum(sizes) - p * h  # tiles that left the boneyard
+    if len(bone) < _reserve(rules, p):
+        out.append(f"a boneyard of {len(bone)}: {_reserve(rules, p)} tiles are never drawn")
+    if drawn_total < 0:
+        out.append(f"the layout and hands hold {len(layout) + sum(sizes)} tiles, fewer than the {p * h} dealt")
+    placed_min = [max(0, h - n) for n in sizes]
+    if input.get("continuing"):
+        placed_min[seat] = max(1, placed_min[seat])
+    if sum(placed_min) > len(layout):
+        out.append(f"the hands ({', '.join(map(str, sizes))} tiles, dealt {h} each) need at least "
+                   f"{sum(placed_min)} tiles placed, the layout has {len(layout)}")
+    if not len(layout) and _opening_any(rules) and drawn_total > 0:
+        out.append("an empty layout is the start of a hand, but tiles have been drawn")
+    out += _continuation_problems(rules, config, input, records, drawn_total > 0)
+    out += _score_problems(rules, config, input.get("scores", [0] * len(config.sides)))
+    if rules.settlement.get("kind") != "deduct-per-seat" and isinstance(input.get("scores"), list):
+        scored = sum(r // _unit(rules) for r in raws)
+        have = sum(s for s in input["scores"] if isinstance(s, int))
+        if have < scored:
+            out.append(f"the layout's placements scored {scored} points this hand, the scores add up to {have}")
+    if len(layout) and len(bone) <= _reserve(rules, p) and _blocked_at_once(rules) \
+            and not any(layout.can_place(t) for hand in hands if hand for t in hand):
+        out.append("no seat can place and the boneyard is spent: the hand would have ended blocked")
+    return out
+
+
+def settle_problems(rules: GameRules, input: dict[str, Any]) -> list[str]:
+    config = _config(rules, input)
+    end = input.get("end")
+    if config is None or not isinstance(end, dict):
+        return []
+    out = _score_problems(rules, config, input.get("scores", [0] * len(config.sides)))
+    gone = end.get("seat") if end.get("reason") == "gone-out" else None
+    remaining = input.get("remaining")
+    if isinstance(remaining, list):
+        hands = [_tiles(x) for x in remaining]
+        if any(x is None for x in hands) or len(hands) != config.players:
+            return out
+        every = [t for x in hands if x is not None for t in x]
+        placed = TILES - _reserve(rules, config.players) - len(every)
+        for s, x in enumerate(hands):
+            if s != gone and not x:
+                out.append(f"seat {s} holds no tile, yet "
+                           + ("another seat went out" if gone is not None else "the hand was blocked"))
+        if gone is not None and placed < config.hand_size:
+            out.append(f"{len(every)} tiles remain: the seat that went out placed at least {config.hand_size}")
+        if gone is None and every:
+            values = {v for t in every for v in (t.low, t.high)}
+            if len(values) > rules.raw["set"]["max_pip"]:
+                out.append("the remaining tiles show every pip value, so no end of a blocked layout can be open")
+    return out
+
+
+def match_end_problems(rules: GameRules, input: dict[str, Any]) -> list[str]:
+    config = _config(rules, input)
+    if config is None:
+        return []
+    out = _score_problems(rules, config, input.get("scores", [0] * len(config.sides)))
+    awards = input.get("awards")
+    if isinstance(awards, list):
+        falls = rules.settlement.get("kind") == "deduct-per-seat"
+        step = max(1, rules.scoring_multiple // _unit(rules))
+        for side, a in enumerate(awards):
+            if not isinstance(a, int) or isinstance(a, bool):
+                continue
+            if (a > 0 and falls) or (a < 0 and not falls):
+                out.append(f"awards[{side}] = {a}: a settlement in {rules.name} only "
+                           + ("deducts" if falls else "awards"))
+            if a % step:
+                out.append(f"awards[{side}] = {a} is not a multiple of {step}")
+    return out
+
+
+CHECKS = {"evaluate": evaluate_problems, "perft": evaluate_problems, "legal-placements": legal_problems,
+          "turn": turn_problems, "settle": settle_problems, "match-end": match_end_problems}
+
+
+def problems(rules: GameRules, kind: str, input: Any) -> list[str]:
+    """Why the state of a `kind` request cannot be reached by play from a deal (empty: it can,
+    as far as the conditions of spec/fuzz.md go). Questions without a state (setup,
+    next-leader, tally) are always reachable."""
+    check = CHECKS.get(kind)
+    if check is None or not isinstance(input, dict):
+        return []
+    return check(rules, input)
+
+
+def reachable(rules: GameRules, kind: str, input: Any) -> bool:
+    return not problems(rules, kind, input)
+
+
+def repair(rules: GameRules, kind: str, input: dict[str, Any]) -> dict[str, Any]:
+    """The nearest state the conditions allow, for generated requests (the fuzzer): scores
+    rounded down to the scoring step, kept below the target (and at 0 or above where scores
+    never fall), awards given the sign a settlement gives them, a `turn` state completed
+    (`complete`). The result may still be unreachable: check it with `problems`."""
+    config = _config(rules, input)
+    if config is None:
+        return input
+    out = complete(rules, input) if kind == "turn" else copy.deepcopy(input)
+    step = max(1, rules.scoring_multiple // _unit(rules))
+    falls = rules.settlement.get("kind") == "deduct-per-seat"
+
+    def fix(s: Any) -> Any:
+        if not isinstance(s, int) or isinstance(s, bool):
+            return s
+        s = min(s - s % step, config.target - step)
+        return s if falls else max(0, s)
+
+    if isinstance(out.get("scores"), list):
+        out["scores"] = [fix(s) for s in out["scores"]]
+    if kind == "settle":
+        out = _unblock(rules, out)
+    if kind == "match-end" and isinstance(out.get("awards"), list):
+        def sign(a: Any) -> Any:
+            if not isinstance(a, int) or isinstance(a, bool):
+                return a
+            m = abs(a) - abs(a) % step
+            return -m if falls else m
+
+        out["awards"] = [sign(a) for a in out["awards"]]
+    return out
+
+
+def _unblock(rules: GameRules, input: dict[str, Any]) -> dict[str, Any]:
+    """A blocked settlement whose remaining tiles show every pip value cannot be: no end of
+    the layout could be open. For the rarest value that allows it, swap each remaining tile
+    showing it for an unused tile of the same pips without it (totals, and so ties, stay)."""
+    end, remaining = input.get("end"), input.get("remaining")
+    if not isinstance(end, dict) or end.get("reason") != "blocked" or not isinstance(remaining, list):
+        return input
+    hands = [_tiles(h) for h in remaining]
+    if any(h is None for h in hands):
+        return input
+    every = [t for h in hands if h is not None for t in h]
+    top = rules.raw["set"]["max_pip"]
+    if len({v for t in every for v in (t.low, t.high)}) <= top:
+        return input
+    for v in sorted(range(top + 1), key=lambda v: (sum(v in (t.low, t.high) for t in every), v)):
+        used = set(every)
+        swapped: list[list[str]] = []
+        for hand in hands:
+            new = []
+            for t in hand or []:
+                if v in (t.low, t.high):
+                    spare = next((u for u in ALL_TILES
+                                  if u not in used and v not in (u.low, u.high) and u.pips == t.pips), None)
+                    if spare is None:
+                        break
+                    used.add(spare)
+                    t = spare
+                new.append(str(t))
+            else:
+                swapped.append(new)
+                continue
+            break
+        else:
+            out = copy.deepcopy(input)
+            out["remaining"] = swapped
+            return out
+    return input

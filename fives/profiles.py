@@ -1,0 +1,294 @@
+"""Rule profiles: a game's rules with some parameters changed (spec/variants.md).
+
+A profile is a YAML file: `extends` (a game id), `name`, `source` (where the variant comes
+from) and `rules`, a mapping of parameter -> value. A parameter is the dotted path of a value
+in the game's spec file (`continuation.drawn_tile_ends_turn`, `target.raw`); nested mappings
+under `rules` are read the same way. The changed document is checked against the game schema
+(spec/schema/game.schema.json), so a profile can say nothing a game file could not.
+Shipped profiles live in spec/variants/; they are found from a listing, never a joined name.
+"""
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+import random
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Mapping
+
+from fives.rules import GameRules, build_rules, game_data, game_ids, load_rules, validate_game_data
+from fives.support import paths
+from fives.support.errors import UserError
+from fives.support.sanitize import quote
+
+#: Top-level sections of a game file that are identity, not rules: a profile cannot change them.
+_FIXED = ("id", "name", "seed", "set", "players", "record")
+
+
+@dataclass(frozen=True)
+class Profile:
+    name: str
+    extends: str  # a game id
+    source: str
+    overrides: Mapping[str, Any] = field(hash=False)  # parameter (dotted path) -> value
+    digest: str  # first 16 hex of SHA-256 of the canonical {"extends", "overrides"}
+
+
+def _by_players(value: Any) -> bool:
+    return isinstance(value, dict) and bool(value) and all(str(k).isdigit() for k in value)
+
+
+def parameters(game: str) -> dict[str, Any]:
+    """Every parameter a profile of `game` may override -> its value in the game's spec file.
+
+    A leaf is a scalar or a mapping by number of players (`deal.hand_size`)."""
+    out: dict[str, Any] = {}
+
+    def walk(prefix: str, node: Any) -> None:
+        if isinstance(node, dict) and not _by_players(node):
+            for k, v in node.items():
+                walk(f"{prefix}.{k}" if prefix else str(k), v)
+        else:
+            out[prefix] = _canonical_value(node)
+
+    for key, value in game_data(game).items():
+        if key not in _FIXED:
+            walk(key, value)
+    return out
+
+
+def _canonical_value(value: Any) -> Any:
+    if _by_players(value):
+        return {int(k): v for k, v in sorted(value.items(), key=lambda kv: int(kv[0]))}
+    return value
+
+
+def digest_of(extends: str, overrides: Mapping[str, Any]) -> str:
+    text = json.dumps({"extends": extends, "overrides": {k: overrides[k] for k in sorted(overrides)}},
+                      sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def make_profile(extends: str, overrides: Mapping[str, Any], name: str = "", source: str = "",
+                 where: str = "profile") -> Profile:
+    """A checked Profile from parts (a fixture's inline `rules`, a random profile)."""
+    if extends not in game_ids():
+        raise UserError(f"{where}: extends: unknown game {quote(str(extends))}: one of {', '.join(game_ids())}")
+    known = parameters(extends)
+    flat: dict[str, Any] = {}
+
+    def walk(prefix: str, node: Any) -> None:
+        if prefix in known:
+            flat[prefix] = _canonical_value(node)
+        elif isinstance(node, dict) and node and not _by_players(node):
+            for k, v in node.items():
+                walk(f"{prefix}.{k}" if prefix else str(k), v)
+        else:
+            raise UserError(f"{where}: unknown parameter {quote(prefix)} for {extends} "
+                            f"(see spec/variants.md)")
+
+    if not isinstance(overrides, Mapping):
+        raise UserError(f"{where}: rules: expected a mapping of parameter to value")
+    for k, v in overrides.items():
+        walk(str(k), v)
+    # a by-players override may name only some player counts: the rest keep the game's values
+    for k, v in flat.items():
+        if isinstance(v, dict):
+            flat[k] = _canonical_value({**known[k], **v})
+    flat = {k: v for k, v in sorted(flat.items()) if v != known[k]}  # restating a default changes nothing
+    profile = Profile(name or f"{extends}+{digest_of(extends, flat)}", extends, source, flat,
+                      digest_of(extends, flat))
+    _rules_of(profile, where)  # validate now: a bad value is reported where it was written
+    return profile
+
+
+def _apply(data: dict[str, Any], overrides: Mapping[str, Any]) -> dict[str, Any]:
+    data = copy.deepcopy(data)
+    for path, value in overrides.items():
+        *parents, last = path.split(".")
+        node = data
+        for p in parents:
+            node = node[p]
+        node[last] = copy.deepcopy(value)
+    return data
+
+
+_UNDER: dict[str, GameRules] = {}  # a cache: digest -> rules (a pure function of the digest's input)
+
+
+def _rules_of(profile: Profile, where: str) -> GameRules:
+    got = _UNDER.get(profile.digest)
+    if got is None:
+        data = _apply(game_data(profile.extends), profile.overrides)
+        validate_game_data(data, where)
+        got = build_rules(data, where, profile)
+        if len(_UNDER) >= 256:  # `fives serve` may be told ever new profiles: keep memory bounded
+            _UNDER.clear()
+        _UNDER[profile.digest] = got
+    return got if got.profile is profile else _with_profile(got, profile)
+
+
+def _with_profile(rules: GameRules, profile: Profile) -> GameRules:
+    import dataclasses
+
+    return dataclasses.replace(rules, profile=profile)
+
+
+def rules_under(profile: Profile | None, game: str) -> GameRules:
+    """`game`'s rules with `profile`'s overrides when the profile extends `game`; else the
+    plain rules (whose `.profile` is None)."""
+    if profile is None or profile.extends != game or not profile.overrides:
+        plain = load_rules(game)
+        if profile is None or profile.extends != game:
+            return plain
+        return _with_profile(plain, profile)
+    return _rules_of(profile, profile.name)
+
+
+def _variants_dir() -> Path:
+    return paths.SPEC / "variants"
+
+
+@lru_cache(maxsize=4)
+def _shipped(folder: Path) -> dict[str, Path]:
+    return {p.stem: p for p in sorted(folder.glob("*.yaml")) if p.is_file()}
+
+
+def shipped_profiles() -> list[str]:
+    """Names of the profiles under spec/variants/."""
+    return sorted(_shipped(_variants_dir()))
+
+
+def _schema() -> dict[str, Any]:
+    return json.loads((paths.SPEC_SCHEMAS / "profile.schema.json").read_text(encoding="utf-8"))
+
+
+def load_profile(ref: str) -> Profile:
+    """A shipped profile by name, or a profile file by path. UserError (exit 2), one line, for
+    an unknown name, a bad file, an unknown parameter or a bad value."""
+    from fives.support.reading import load_data, schema_error
+
+    if not isinstance(ref, str) or not ref:
+        raise UserError("a rules profile is a shipped name or a file path")
+    shipped = _shipped(_variants_dir())
+    if ref in shipped:
+        target: Path | str = shipped[ref]
+    elif "/" in ref or ref.endswith((".yaml", ".yml", ".json")) or Path(ref).is_file():
+        target = ref
+    else:
+        raise UserError(f"unknown rules profile {quote(ref)}: one of {', '.join(shipped) or '(none)'}, "
+                        f"or a profile file")
+    data, name = load_data(target)
+    import jsonschema
+
+    try:
+        jsonschema.validate(data, _schema())
+    except jsonschema.ValidationError as e:
+        raise schema_error(name, e) from None
+    return make_profile(data["extends"], data.get("rules", {}), str(data["name"]), str(data["source"]), name)
+
+
+@dataclass(frozen=True)
+class Dimension:
+    """One rule on which rule books disagree (spec/variants.md)."""
+
+    path: str  # the parameter
+    games: tuple[str, ...]
+    clauses: tuple[str, ...]  # the clauses of spec/rules.md whose rule it changes
+    what: str  # one line: what the parameter decides
+    values: tuple[Any, ...] | None = None  # None: every value the schema allows
+
+
+HR, SN = ("horse-race",), ("american-sniff",)
+BOTH = HR + SN
+_TARGETS = ({2: 305, 3: 305, 4: 305}, {2: 250, 3: 250, 4: 250}, {2: 250, 3: 200, 4: 200})
+#: The rule dimensions: every parameter a published rule book sets otherwise than the seeds.
+DIMENSIONS: tuple[Dimension, ...] = (
+    Dimension("continuation.drawn_tile_ends_turn", HR, ("HR-CONT-5",),
+              "a playable drawn tile ends the turn, or may earn a continuation like a tile from hand"),
+    Dimension("continuation.last_tile", HR, ("HR-CONT-4", "HR-SETTLE-1"),
+              "a last tile that is a double or scores goes out, or the player draws and continues"),
+    Dimension("continuation.opening_counts_as_from_hand", HR, ("HR-CONT-6",),
+              "an opening double or scoring opening earns a continuation"),
+    Dimension("match_end.on_placement", BOTH, ("SN-MATCH-1", "HR-MATCH-1"),
+              "reaching the target by a placement ends the match at once, or only at hand end"),
+    Dimension("match_end.simultaneous_winners", BOTH, ("SN-MATCH-1", "HR-MATCH-2"),
+              "several sides at the target after a settlement all win, or only the highest"),
+    Dimension("target.raw", BOTH, ("SN-TARGET-1", "HR-POINTS-1"),
+              "the target in raw points, by number of players", _TARGETS),
+    Dimension("settlement.award_rounding", HR, ("HR-SETTLE-4",),
+              "the go-out award is rounded once over the total, or per opponent"),
+    Dimension("settlement.blocked_winner", HR, ("HR-SETTLE-2",),
+              "a blocked hand is won by the lowest remaining count, or by nobody"),
+    Dimension("settlement.subtract_winner_own", HR, ("HR-SETTLE-3",),
+              "the winner's own remaining pips (a blocked hand's winner's, a partner's) are subtracted from the award"),
+    Dimension("settlement.ties", HR, ("HR-SETTLE-6", "HR-SETTLE-7"),
+              "sides tied for lowest in a blocked hand each get the full award, share it, or get nothing"),
+    Dimension("opening.requires", BOTH, ("SN-LEAD-2", "HR-LEAD-2"),
+              "the leader may open with any tile, or must open with a double / a scoring tile if held"),
+    Dimension("hand_end.blocked", BOTH, ("SN-END-2", "HR-END-1"),
+              "a hand is blocked as soon as nobody can place or draw, or after a full round of passes"),
+    Dimension("deal.hand_size", BOTH, ("SN-DEAL-1", "HR-DEAL-1"),
+              "tiles dealt to each player, by number of players",
+              ({2: 7, 3: 7, 4: 6}, {2: 5, 3: 5, 4: 5})),
+    Dimension("deal.reserve", BOTH, ("SN-DRAW-2", "HR-DRAW-2"),
+              "boneyard tiles that are never drawn (drawing is limited), by number of players",
+              ({2: 2, 3: 2, 4: 2}, {2: 2, 3: 0, 4: 0})),
+    Dimension("lead.first_hand", BOTH, ("SN-LEAD-1", "HR-LEAD-1"),
+              "the first leader: a lot, seat 0, or whoever holds the highest double"),
+    Dimension("lead.after_gone_out", BOTH, ("SN-LEAD-3", "HR-LEAD-3"),
+              "after a gone-out hand: the last tile's player leads, the next seat, or a lot"),
+    Dimension("lead.after_blocked", BOTH, ("SN-LEAD-3", "HR-LEAD-3"),
+              "after a blocked hand: a lot, the next seat, or the same leader"),
+    Dimension("spinners.policy", BOTH, ("SN-SPIN-1", "HR-SPIN-1"),
+              "which doubles are spinners: the first (the sniff), every double, or none (all in line)"),
+    Dimension("points.display_divisor", SN, ("SN-TARGET-1",),
+              "points shown raw (1) or per five (5); the unit goes with it", (1, 5)),
+)
+
+
+def dimensions(game: str | None = None) -> list[Dimension]:
+    return [d for d in DIMENSIONS if game is None or game in d.games]
+
+
+def alternatives(game: str) -> dict[str, list[Any]]:
+    """Every non-default value of every dimension of `game` (a random profile picks from these)."""
+    from fives.support.reading import load_json_schema
+
+    schema = load_json_schema(paths.SPEC_SCHEMAS / "game.schema.json")["properties"]
+    known = parameters(game)
+    out: dict[str, list[Any]] = {}
+    for d in dimensions(game):
+        values: Any = d.values
+        if values is None:  # an enum or a flag: every value the schema allows
+            node = schema
+            parts = d.path.split(".")
+            for p in parts[:-1]:
+                node = node[p]["properties"]
+            values = node[parts[-1]].get("enum", [True, False])
+        alts = [_canonical_value(v) for v in values if _canonical_value(v) != known[d.path]]
+        if alts:
+            out[d.path] = alts
+    return out
+
+
+def alternative_overrides(game: str, path: str, value: Any) -> dict[str, Any]:
+    """The overrides that set one dimension to `value` (with what goes with it)."""
+    out = {path: value}
+    if path == "points.display_divisor":  # the unit goes with the divisor: one dimension
+        out["points.unit"] = "displayed" if value > 1 else "raw"
+    return out
+
+
+def random_profile(rng: random.Random, game: str, params: int) -> Profile:
+    """A valid random profile of `game` overriding `params` distinct dimensions."""
+    alts = alternatives(game)
+    names = sorted(alts)
+    if not 1 <= params <= len(names):
+        raise ValueError(f"{game} has {len(names)} dimensions, not {params}")
+    overrides: dict[str, Any] = {}
+    for p in sorted(rng.sample(names, params)):
+        overrides.update(alternative_overrides(game, p, rng.choice(alts[p])))
+    return make_profile(game, overrides, source="random (fives.profiles.random_profile)")
