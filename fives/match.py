@@ -1,4 +1,4 @@
-# lines: ~480 because Match is one state machine (deal, turn, draw, pass, settle, match end) with its value types.
+# lines: ~490 because Match is one state machine (deal, lead, turn, draw, pass, block, settle, match end) with its value types.
 """The match state machine: deal, lot, turns, draws, passes, continuation, hand and match end.
 
 A `Match` holds the whole state (scores, every seat's hand, the boneyard in draw order, the

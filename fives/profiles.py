@@ -292,3 +292,14 @@ def random_profile(rng: random.Random, game: str, params: int) -> Profile:
     for p in sorted(rng.sample(names, params)):
         overrides.update(alternative_overrides(game, p, rng.choice(alts[p])))
     return make_profile(game, overrides, source="random (fives.profiles.random_profile)")
+
+
+def recorded_profile(recorded: Any, name: str) -> Profile | None:
+    """The profile that generated data records as `rules: {name, extends, digest, overrides}`
+    (a perft table, a puzzle set), or None; UserError when its digest does not match."""
+    if recorded is None:
+        return None
+    profile = make_profile(recorded["extends"], recorded["overrides"], recorded["name"], where=f"{name}: rules")
+    if profile.digest != recorded["digest"]:
+        raise UserError(f"{name}: rules: digest {recorded['digest']} does not match its overrides ({profile.digest})")
+    return profile

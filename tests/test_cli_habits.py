@@ -148,6 +148,21 @@ def test_last_failed_without_a_usable_record_runs_everything_with_a_note(cache: 
     assert "is not a fives-last-failed/1 file" in fives("conformance", "run", *FIGURES, "--lf").stderr
 
 
+def test_a_planted_last_failed_list_cannot_narrow_the_run(cache: Path) -> None:
+    # the --lf record is a cache entry, so untrusted: a list nobody sealed with this user's key
+    # (here one naming a single passing case, which would turn a failing engine's run green)
+    # is ignored, and the run covers every selected case
+    import json
+    fives("conformance", "run", "--engine", MUTANT, *SNIFF_EVALUATE, "-q")
+    sealed = json.loads(store_path(MUTANT).read_text(encoding="utf-8"))
+    assert sealed["failed"] and len(sealed["mac"]) == 64
+    planted = dict(sealed, failed=["SN-FIG-1-1"])
+    store_path(MUTANT).write_text(json.dumps(planted), encoding="utf-8")
+    r = fives("conformance", "run", "--engine", MUTANT, *SNIFF_EVALUATE, "--lf")
+    assert "not sealed by this user's cache key" in r.stderr
+    assert r.exit_code == 1 and summary(r.stdout)[1] == len(sealed["failed"])
+
+
 def test_a_filtered_run_keeps_the_record_of_the_cases_it_did_not_run(cache: Path, tmp_path: Path) -> None:
     fives("conformance", "run", "--engine", MUTANT, *SNIFF_EVALUATE, "-q")
     before = set(json.loads(store_path(MUTANT).read_text())["failed"])

@@ -173,3 +173,18 @@ def test_perft_against_an_engine_under_a_profile(tmp_path: Path) -> None:
     other = write_profile(tmp_path, "other-game", "american-sniff", {"spinners.policy": "every-double"})
     seeds = fives(*base, "--engine", f"{SERVE} --rules {other}")  # plays horse-race as the seeds have it
     assert seeds.exit_code == 1 and "engine nodes 49770 points 71810, reference nodes 44730" in seeds.stdout
+
+
+def test_a_perft_row_illegal_under_the_profile_is_skipped_and_dropped(tmp_path: Path) -> None:
+    # muggins-hoyle has no spinner, so the seed layout's branch placements cannot be built under
+    # it: --check skips that row with the reason (exit 0), --update drops it from the table
+    table = tmp_path / "perft.yaml"
+    shutil.copy(paths.PERFT / "perft.yaml", table)
+    r = fives("perft", "--check", str(table), "--max-depth", "2", "--update", "--rules", "muggins-hoyle")
+    assert r.exit_code == 0, r.output
+    skipped = [line for line in r.output.splitlines() if line.startswith("skip ")]
+    assert skipped and all("illegal under muggins-hoyle (branch-of-non-spinner" in line for line in skipped)
+    ids = {e["id"] for e in yaml.safe_load(table.read_text(encoding="utf-8"))["tables"]}
+    assert "american-sniff-seed-layout" not in ids and "horse-race-seed-layout" in ids
+    again = fives("perft", "--check", str(table), "--max-depth", "2", "--rules", "muggins-hoyle")
+    assert again.exit_code == 0 and "skip " not in again.output and "FAIL" not in again.output

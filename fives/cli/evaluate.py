@@ -14,12 +14,9 @@ from fives.support.writing import dump_json
 from fives.support.reading import load_data, parse_json_line, read_lines
 from fives.rules import GameRules, game_ids, load_rules
 from fives.cli._rules_option import rules_option
+from fives.support.reading import JSON_BLANK
 
 
-#: What a blank line (skipped, no answer) may hold: JSON's own white space only. Other
-#: characters str.strip() would drop (\x0c, \x1c, \u2028, ...) make a line that is not
-#: JSON, which gets its error object like any other bad line.
-JSON_BLANK = " \t\r\n"
 
 
 def _evaluate_jsonl(default_game: str | None, profile: Any = None) -> int:

@@ -95,9 +95,18 @@ def _stated(case: Case, answer: Any) -> Any:
     return answer
 
 
+def _refused(r: CaseResult) -> bool:
+    """The engine answered the case with an error of its own (not a crash, hang or garbage)."""
+    from fives.conformance.process import REPORTED_ERROR
+    return (r.status == "errored" and r.outcome is not None and r.outcome.status == "error"
+            and (r.outcome.message or "").startswith(REPORTED_ERROR))
+
+
 def _agrees(kinds: dict[str, Kind], cand: Candidate, r: CaseResult) -> bool | None:
     """Does the candidate answer as the engine did? None: it cannot answer the case."""
     out = cand.engine.run(r.case)
+    if _refused(r):  # the engine refused the input: explained by a candidate under which it is illegal
+        return out.status == "error"
     if out.status != "ok" or r.outcome is None or r.outcome.status != "ok":
         return None
     try:
@@ -124,7 +133,8 @@ def diagnose(results: list[CaseResult], kinds: dict[str, Kind], games: list[str]
     # the seeds' own cases only (a variant case already states its profile), without the deep
     # perft rows: every candidate answers every case, and those take minutes each
     results = [r for r in results if r.case.rules is None and r.case.game in games and "slow" not in r.case.tags]
-    failing = [r for r in results if r.status == "failed" and r.known is None]
+    # a failure, or the engine refusing an input (which a variant under which it is illegal explains)
+    failing = [r for r in results if (r.status == "failed" or _refused(r)) and r.known is None]
     passing = [r for r in results if r.status == "passed"]
     pool = candidates(games, mutants)
     scored: list[tuple[Candidate, set[str], int]] = []
@@ -153,9 +163,10 @@ def diagnose(results: list[CaseResult], kinds: dict[str, Kind], games: list[str]
                                                       r.case.kind, r.case.input)]
         causes.append(Cause(cand, taken, min(reachable or taken, key=_size)))
     clauses = load_clause_book()
-    rest = [r for r in results if r.counts_as_failure and (r.case.id in left or r.status == "errored")]
+    pooled = {r.case.id for r in failing}
+    rest = [r for r in results if r.counts_as_failure and (r.case.id in left or r.case.id not in pooled)]
     unexplained = group_failures(rest, clauses)
-    errored = sum(1 for r in results if r.status == "errored" and r.known is None)
+    errored = sum(1 for r in results if r.status == "errored" and r.known is None and r.case.id not in pooled)
     d = Diagnosis(causes, unexplained, len(failing) + errored, len(passing), len(pool), time.monotonic() - t0)
     together = _combine(d, kinds, [left[i] for i in sorted(left)], passing, games)
     if together:  # parameters that only explain a case together (an interaction) explain it too

@@ -99,14 +99,9 @@ def perft_cases(data: dict[str, Any], name: str) -> list[Case]:
 
 def _table_profile(recorded: Any, name: str) -> Any:
     """The profile a perft table records (`rules`, written by `fives perft --check --update --rules P`)."""
-    if recorded is None:
-        return None
-    from fives.profiles import make_profile
+    from fives.profiles import recorded_profile
 
-    profile = make_profile(recorded["extends"], recorded["overrides"], recorded["name"], where=f"{name}: rules")
-    if profile.digest != recorded["digest"]:
-        raise UserError(f"{name}: rules: digest {recorded['digest']} does not match its overrides ({profile.digest})")
-    return profile
+    return recorded_profile(recorded, name)
 
 
 def _walk(root: Path) -> Iterator[Path]:

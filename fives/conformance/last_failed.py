@@ -6,15 +6,21 @@ One small JSON file per engine command under the user's cache folder
 run updates it for the cases it ran (a case that ran and passed leaves the list, one that
 failed or errored joins it; cases the run did not reach keep their entry), so a filtered or
 stopped run does not forget the rest. A missing or unreadable file means "run everything".
+
+The file is untrusted like every cache entry (spec/fixtures.md): it carries an HMAC-SHA256 under
+the user's cache key (`fives.support.cache_key`), so a list planted or edited by anyone else
+cannot narrow `--lf` to cases that pass; an unsealed or badly sealed file means "run everything".
 """
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 from pathlib import Path
 from typing import Iterable
 
 from fives.conformance.runner import CaseResult
+from fives.support.cache_key import secret
 from fives.support.errors import UserError
 from fives.support.paths import cache_dir
 from fives.support.reading import MAX_DOCUMENT_BYTES, parse_text, read_regular_file
@@ -41,7 +47,18 @@ def load(command: str | None) -> tuple[list[str] | None, str]:
     if (not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("failed"), list)
             or not all(isinstance(i, str) for i in data["failed"])):
         return None, f"the record of the last run is not a {FORMAT} file ({path})"
+    seal = _seal(str(data.get("engine")), list(data["failed"]))
+    if seal is None or not isinstance(data.get("mac"), str) or not hmac.compare_digest(seal, data["mac"]):
+        return None, f"the record of the last run is not sealed by this user's cache key ({path})"
     return list(data["failed"]), ""
+
+
+def _seal(engine: str, failed: list[str]) -> str | None:
+    key = secret()
+    if key is None:
+        return None
+    body = json.dumps([FORMAT, engine, failed], ensure_ascii=False, separators=(",", ":"))
+    return hmac.new(key, body.encode("utf-8"), hashlib.sha256).hexdigest()
 
 
 def failed_ids(results: Iterable[CaseResult]) -> set[str]:
@@ -54,7 +71,11 @@ def update(command: str | None, results: list[CaseResult]) -> str | None:
     ran = {r.case.id for r in results}
     failed = sorted((set(before or []) - ran) | failed_ids(results))
     path = store_path(command)
-    doc = {"format": FORMAT, "engine": IN_PROCESS if command is None else command, "failed": failed}
+    engine = IN_PROCESS if command is None else command
+    mac = _seal(engine, failed)
+    if mac is None:
+        return "could not record this run's failures for --lf: no usable cache key (caches are off)"
+    doc = {"format": FORMAT, "engine": engine, "failed": failed, "mac": mac}
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         write_output(json.dumps(doc, ensure_ascii=False, indent=1) + "\n", path)

@@ -7,7 +7,7 @@ from typing import IO, Any
 
 from fives.conformance.drivers import PROTOCOL_VERSION, ReferenceEngine
 from fives.support.errors import UserError
-from fives.support.reading import parse_json_line, read_lines
+from fives.support.reading import JSON_BLANK, parse_json_line, read_lines
 from fives.support.sanitize import quote
 from fives.layout import IllegalPlacement
 from fives.rules import game_ids
@@ -46,7 +46,7 @@ def handle(engine: ReferenceEngine, msg: Any) -> dict[str, Any]:
 def serve(engine: ReferenceEngine, stdin: IO[str], stdout: IO[str]) -> int:
     """Answer one reply line per request line until end of input."""
     for lineno, line, problem in read_lines(getattr(stdin, "buffer", None) or stdin):
-        if line is not None and not line.strip():
+        if line is not None and not line.strip(JSON_BLANK):  # \x0c, \u2028 ... alone: not blank, an error
             continue
         try:  # the one hardened reader: depth, size, long numbers, NaN, bad UTF-8
             if line is None:

@@ -12,9 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from html import escape
 
-from fives.draw.score_svg import FONT, INK, SIDE_COLOURS, _n, _svg_open
+from fives.draw.score_svg import FONT, INK, SIDE_COLOURS, _n, _svg_open, replayed_record
 from fives.rules import GameRules
-from fives.support.errors import UserError
 
 WIDTH = 760
 HEIGHT = 440
@@ -33,20 +32,9 @@ class HandScores:
 
 def hand_scores_from_record(path: str) -> tuple[GameRules, int, list[HandScores]]:
     """(rules, target, each side's score after every hand) of a game record, after replaying it."""
-    from fives.record import RecordError, replay
-    from fives.rules import load_rules
-    from fives.settlement import configure
-    from fives.support.reading import parse_json_line, read_text
+    from fives.support.reading import parse_json_line
 
-    text, name = read_text(path)
-    lines = text.splitlines()
-    try:
-        replay(lines)
-    except RecordError as e:
-        raise UserError(f"{name}:{e.line}: {e.code}: {e.message}") from None
-    header = parse_json_line(lines[0], f"{name}:1")
-    rules = load_rules(header["game"])
-    config = configure(rules, header["players"], header["partnerships"])
+    name, lines, rules, config = replayed_record(path)
     after: list[list[int]] = [[0] for _ in config.sides]
     for lineno, line in enumerate(lines[1:], 2):
         ev = parse_json_line(line, f"{name}:{lineno}")

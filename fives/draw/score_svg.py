@@ -13,6 +13,8 @@ Race), as `GameRules.display` gives them and game records carry them.
 """
 from __future__ import annotations
 
+from typing import Any
+
 import re
 from dataclasses import dataclass
 from html import escape
@@ -228,16 +230,13 @@ def board_svg(rules: GameRules, sides: list[SideScores], target: int) -> str:
 
 
 # -- from a game record -----------------------------------------------------------------
-def histories_from_record(path: str) -> tuple[GameRules, int, list[SideScores]]:
-    """(rules, target, each side's score history) of a game record, after replaying it.
-
-    A side's history is every total it reached: the placing side's `score` on each
-    `place` line and every side's `scores` on each `settle` line.
-    """
-    from fives.support.reading import parse_json_line, read_text
+def replayed_record(path: str) -> tuple[str, list[str], GameRules, Any]:
+    """(display name, lines, rules, match config) of a game record, replayed and checked first
+    (a record that does not replay is one `UserError` naming its line)."""
     from fives.record import RecordError, replay
     from fives.rules import load_rules
     from fives.settlement import configure
+    from fives.support.reading import parse_json_line, read_text
 
     text, name = read_text(path)
     lines = text.splitlines()
@@ -247,7 +246,18 @@ def histories_from_record(path: str) -> tuple[GameRules, int, list[SideScores]]:
         raise UserError(f"{name}:{e.line}: {e.code}: {e.message}") from None
     header = parse_json_line(lines[0], f"{name}:1")
     rules = load_rules(header["game"])
-    config = configure(rules, header["players"], header["partnerships"])
+    return name, lines, rules, configure(rules, header["players"], header["partnerships"])
+
+
+def histories_from_record(path: str) -> tuple[GameRules, int, list[SideScores]]:
+    """(rules, target, each side's score history) of a game record, after replaying it.
+
+    A side's history is every total it reached: the placing side's `score` on each
+    `place` line and every side's `scores` on each `settle` line.
+    """
+    from fives.support.reading import parse_json_line
+
+    name, lines, rules, config = replayed_record(path)
     totals: list[list[int]] = [[0] for _ in config.sides]
 
     def reach(side: int, score: int) -> None:

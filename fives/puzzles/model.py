@@ -207,14 +207,9 @@ def _placements(records: list[Any], where: str) -> tuple[Placement, ...]:
 def set_profile(data: Any, name: str) -> Any:
     """The rule profile a puzzle set records (`rules`), or None; UserError for a bad entry."""
     recorded = data.get("rules") if isinstance(data, dict) else None
-    if recorded is None:
-        return None
-    from fives.profiles import make_profile
+    from fives.profiles import recorded_profile
 
-    profile = make_profile(recorded["extends"], recorded["overrides"], recorded["name"], where=f"{name}: rules")
-    if profile.digest != recorded["digest"]:
-        raise UserError(f"{name}: rules: digest {recorded['digest']} does not match its overrides ({profile.digest})")
-    return profile
+    return recorded_profile(recorded, name)
 
 
 def problem_from_dict(d: dict[str, Any], where: str, profile: Any = None) -> Problem:

@@ -1,3 +1,4 @@
+# lines: ~425 because every input limit (size, depth, digits, nodes, surrogates, regular files) lives in this one reader, to audit in one place.
 """Reading user files (YAML or JSON) with one-line errors that name the file and line.
 
 Every JSON or YAML document the package reads from outside (files, stdin, `--jsonl` lines,
@@ -14,7 +15,6 @@ import json
 import math
 import os
 import re
-import reprlib
 import stat
 import sys
 from pathlib import Path
@@ -26,7 +26,7 @@ if TYPE_CHECKING:  # only an annotation here; importing jsonschema costs ~40 ms 
 import yaml
 
 from fives.support.errors import UserError
-from fives.support.sanitize import QUOTE_CHARS, clean_name, quote
+from fives.support.sanitize import clean_name, quote
 
 SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -60,6 +60,11 @@ class _LimitError(Exception):
 
 # --------------------------------------------------------------------------- reading bytes
 
+
+#: What a blank line (skipped, no answer) may hold: JSON's own white space only. Other
+#: characters str.strip() would drop (\x0c, \x1c, \u2028, ...) make a line that is not
+#: JSON, which gets its error object like any other bad line.
+JSON_BLANK = " \t\r\n"
 
 def _decode(data: bytes, name: str) -> str:
     try:
