@@ -85,3 +85,20 @@ def test_without_mutants_a_misreading_no_variant_expresses_is_a_cluster():
     assert d.causes == [] and d.failing > 0
     assert sum(g.count for g in d.unexplained) == d.failing
     assert "the engine's likely bugs" in "\n".join(dx.lines(d))
+
+
+@pytest.mark.slow  # over 0.45 s: left out of the quick subset (pytest -m 'not slow')
+def test_inputs_a_cause_makes_illegal_are_explained_by_it(tmp_path):
+    # an engine with no spinner refuses the perft rows built on a spinner's branches: those
+    # refusals are explained by the same cause (under it the input is illegal), not left as bugs
+    profile = tmp_path / "no-spinner.yaml"
+    profile.write_text("extends: american-sniff\nname: no-spinner\nsource: test\nrules:\n"
+                       "  spinners.policy: none\n", encoding="utf-8")
+    r = subprocess.run([sys.executable, "-m", "fives", "conformance", "diagnose", "--game", "american-sniff",
+                        "--engine", f"{sys.executable} -m fives serve --rules {profile}", "--no-mutants", "--json"],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    d = json.loads(r.stdout)
+    assert [c["overrides"] for c in d["causes"]] == [{"spinners.policy": "none"}]
+    assert d["unexplained"] == [] and d["explained"] == d["failing"] > 0
+    assert any(i.startswith("PERFT-american-sniff-filled-spinner-D2-") for i in d["causes"][0]["ids"])
