@@ -15,12 +15,9 @@ from click.testing import CliRunner, Result
 from fives.cli import main
 from fives.profiles import load_profile
 from fives.support import paths
+from test_rules_option import fives, write_profile  # the same CLI runner and profile writer
 
 SERVE = f"{sys.executable} -m fives.cli serve"
-
-
-def fives(*args: str) -> Result:
-    return CliRunner().invoke(main, list(args))
 
 
 def refused(r: Result, *words: str) -> None:
@@ -29,13 +26,6 @@ def refused(r: Result, *words: str) -> None:
     assert len(lines) == 1 and lines[0].startswith("fives: error: "), r.stderr
     for w in words:
         assert w in lines[0], lines[0]
-
-
-def write_profile(folder: Path, name: str, extends: str, rules: dict) -> Path:
-    path = folder / f"{name}.yaml"
-    path.write_text(yaml.safe_dump({"extends": extends, "name": name, "source": "tests", "rules": rules}),
-                    encoding="utf-8")
-    return path
 
 
 @pytest.fixture(scope="module")
