@@ -138,7 +138,7 @@ def _alive(pid: int) -> bool:
     except ProcessLookupError:
         return False
     stat = Path(f"/proc/{pid}/stat")
-    return not (stat.exists() and stat.read_text().split(") ", 1)[1].startswith("Z"))
+    return not (stat.exists() and stat.read_text().rsplit(") ", 1)[1].startswith("Z"))  # a name may hold ") "
 
 
 @pytest.mark.slow  # over 0.45 s: left out of the quick subset (pytest -m 'not slow')

@@ -363,13 +363,7 @@ def test_a_link_to_standard_output_is_still_written() -> None:
 
 # -- an engine's session ------------------------------------------------------------------------
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    stat = Path(f"/proc/{pid}/stat")
-    return not (stat.exists() and stat.read_text().rsplit(") ", 1)[1].startswith("Z"))
+from test_distribute import _alive  # noqa: E402 - a live, non-zombie process
 
 
 @pytest.mark.skipif(not LINUX, reason="the session sweep reads /proc")
