@@ -1,4 +1,5 @@
 """`fives conformance`: run the fixtures through an engine, lint them."""
+# lines: ~425 because `run` is one command whose many options (engines, filters, reports, rules, stopping) meet here
 from __future__ import annotations
 
 import sys
@@ -22,6 +23,7 @@ from fives.conformance.fixtures import lint, load_cases
 from fives.support.writing import write_output
 from fives.conformance.kinds import load_kinds
 from fives.support.progress import Progress
+from fives.conformance.causes import diagnosis_causes, run_causes
 from fives.conformance.reports import FORMATS, human
 from fives.conformance.runner import (
     CaseResult,
@@ -87,6 +89,8 @@ def _report_targets(reports: tuple[str, ...]) -> list[tuple[str, str | None]]:
 @rules_option
 @click.option("--unchanged-only", is_flag=True,
               help="With --rules: run only the cases the profile does not change (the others are skipped, reason given): for an engine that plays the seeds' rules only.")
+@click.option("--diagnosis", "diagnosis_path", metavar="FILE", type=click.Path(dir_okay=False),
+              help="A diagnosis.json from `fives conformance diagnose --out DIR`: the human summary, the HTML page and the JSON report (failures_by_cause) group failures by its causes. With --rules P alone, failures P changes are grouped by the parameter of P that changes them.")
 @click.option("-v", "--verbose", "verbose", count=True, help="Also print the tables per rule area and per file.")
 @click.option("-q", "--quiet", "quiet", count=True, help="Print the final line alone.")
 @click.option("-x", "--exitfirst", "exitfirst", is_flag=True, help="Stop at the first failing or erroring case (--maxfail 1).")
@@ -98,8 +102,8 @@ def _report_targets(reports: tuple[str, ...]) -> list[tuple[str, str | None]]:
 def run_cmd(commands: tuple[str, ...], oneshot: bool, timeout: float | None, jobs: int, validate: bool, roots: tuple[Path, ...],
             ids: tuple[str, ...], games: tuple[str, ...], kinds_: tuple[str, ...], caps: tuple[str, ...], slow: bool,
             reports: tuple[str, ...], results_path: str | None, known_path: str | None, write_known: str | None,
-            no_verify: bool, profile: Any, unchanged_only: bool, verbose: int, quiet: int, exitfirst: bool,
-            maxfail: int | None, last_failed: bool) -> None:
+            no_verify: bool, profile: Any, unchanged_only: bool, diagnosis_path: str | None, verbose: int, quiet: int,
+            exitfirst: bool, maxfail: int | None, last_failed: bool) -> None:
     """Run every conformance case through an engine and report.
 
     Prints the engine, the failing clauses, each failure explained (description, clauses
@@ -132,6 +136,9 @@ def run_cmd(commands: tuple[str, ...], oneshot: bool, timeout: float | None, job
     slow_note = (f"({left_out} slow case{_s(left_out)} left out: add --slow to run {'it' if left_out == 1 else 'them'})"
                  if left_out and verbosity >= 0 else "")
     known = load_known_failures(known_path) if known_path else {}
+    diagnosed: dict[str, str] = {}
+    if diagnosis_path is not None:
+        diagnosed = diagnosis_causes(diagnosis_path)
     plan = None
     if profile is not None:  # the expectations under the profile, from the reference engine under it
         from fives.conformance.expected_under import plan_under
@@ -181,10 +188,11 @@ def run_cmd(commands: tuple[str, ...], oneshot: bool, timeout: float | None, job
             failed: list[OSError] = []  # a full stdout must not cost the file reports: raised after them
             try:
                 colour = wants_colour(human_out)
+                causes = run_causes(plan, done, kinds, diagnosed)
                 _echo(failed, human(done, handshake, interrupted, plan=plan, verbosity=verbosity, colour=colour,
-                                    stopped=stopped), file=human_out, color=colour)
+                                    stopped=stopped, causes=causes), file=human_out, color=colour)
                 for fmt, path in targets:
-                    text = FORMATS[fmt](done, handshake, interrupted, plan=plan)
+                    text = FORMATS[fmt](done, handshake, interrupted, plan=plan, causes=causes)
                     if path:
                         write_output(text, path)
                     else:

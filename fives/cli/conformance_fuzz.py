@@ -98,84 +98,10 @@ def fuzz_cmd(command: str, games: tuple[str, ...], kinds_: tuple[str, ...], case
         sys.exit(EXIT_FAILURES)
 
 
-@click.command("diagnose")
-@click.option("--engine", "command", metavar="CMD", required=True, help="Engine command speaking spec/protocol.md.")
-@click.option("--game", "games", multiple=True, help="Only this game (repeatable). Default: every game the engine declares.")
-@click.option("--seconds", type=click.FloatRange(min=0, min_open=True), default=170.0, show_default=True,
-              help="Time budget for trying candidate causes (the suite itself always runs whole).")
-@click.option("--out", "out", type=click.Path(file_okay=False, path_type=Path),
-              help="Folder for profile-GAME.yaml, diagnosis.json and one minimal fixture per cause.")
-@click.option("--json", "as_json", is_flag=True, help="Print the diagnosis as JSON instead of lines.")
-@click.option("--timeout", type=float, default=10.0, show_default=True, help="Seconds an engine may take per request.")
-@click.option("--no-mutants", is_flag=True,
-              help="Search the rule variants only: a misreading no variant expresses is then left as a cluster.")
-def diagnose_cmd(command: str, games: tuple[str, ...], seconds: float, out: Path | None, as_json: bool,
-                 timeout: float, no_mutants: bool) -> None:
-    """Run the suite against an engine, then name the causes of its failures: rule variants
-    (one dimension of fives/profiles.py at another value) and shipped mutants, the fewest
-    that explain the most failures without turning a passing case into a failure
-    (spec/diagnose.md). Prints each cause with the clause it departs from, its seed quote,
-    how many failures it explains and one small reachable example; then the failures no
-    cause explains, clustered by difference pattern. Exit 0 when every failure is explained,
-    1 when some are left, 2 for bad options, 3 when the engine cannot be started."""
-    import json
-    import time
-
-    from fives.conformance import diagnose as dx
-    from fives.conformance.fixtures import load_cases
-    from fives.conformance.kinds import load_kinds
-    from fives.conformance.runner import run_cases
-    from fives.support.writing import write_output
-
-    for g in games:
-        if g not in game_ids():
-            raise UserError(f"--game {g}: unknown game (one of {', '.join(game_ids())})")
-    if out is not None and out.exists() and not out.is_dir():
-        raise UserError(f"--out {out}: not a folder")
-    engine = ProcessEngine(command, timeout=timeout)
-    try:
-        hs = engine.start()
-    except EngineStartError as e:
-        raise UserError(f"engine {command!r}: {e}", EXIT_ENGINE) from None
-    chosen = [g for g in (games or game_ids()) if g in hs.games]
-    kinds = load_kinds()
-    # the seeds' own cases, without the deep perft rows (`slow`, as `conformance run` without --slow)
-    cases = [c for c in load_cases() if c.game in chosen and c.rules is None and "slow" not in c.tags]
-    interrupted = False
-    try:
-        with Progress(len(cases), "suite") as bar:
-            results = run_cases(engine, cases, kinds, on_result=lambda r: bar.advance())
-    except KeyboardInterrupt:
-        interrupted, results = True, []
-    finally:
-        engine.close()
-    if len(results) < len(cases):
-        interrupted = True
-    say = (lambda s: click.echo(s, err=True)) if sys.stderr.isatty() else None
-    try:
-        d = dx.diagnose(results, kinds, chosen, note=say, deadline=time.monotonic() + seconds, mutants=not no_mutants)
-    except KeyboardInterrupt:
-        sys.exit(EXIT_INTERRUPTED)
-    if out is not None:
-        out.mkdir(parents=True, exist_ok=True)
-        for game in d.combined:
-            write_output(dx.profile_yaml(d, game), out / f"profile-{game}.yaml")
-        write_output(json.dumps(dx.to_json(d), indent=1, sort_keys=True) + "\n", out / "diagnosis.json")
-        for c in d.causes:
-            write_output(dx.fixture_text(c), out / f"{c.example.case.id}.yaml")
-    if as_json:
-        click.echo(json.dumps(dx.to_json(d), sort_keys=True))
-    else:
-        for line in dx.lines(d):
-            click.echo(line)
-    if interrupted:
-        sys.exit(EXIT_INTERRUPTED)
-    if d.unexplained:
-        sys.exit(EXIT_FAILURES)
-
-
 def add_to(group: click.Group) -> None:
     """Called by fives/cli/conformance.py's register (no `register` here: this module adds
     no top-level command)."""
+    from fives.cli.conformance_diagnose import diagnose_cmd  # `conformance diagnose`: its own module
+
     group.add_command(fuzz_cmd)
     group.add_command(diagnose_cmd)

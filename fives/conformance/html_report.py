@@ -114,7 +114,10 @@ def _rules_html(plan: ProfilePlan | None) -> str:
             + (" (only the unchanged cases run)" if plan.unchanged_only else "") + ".</p>")
 
 
-def html_page(runs: list[EngineRun], plan: ProfilePlan | None = None) -> str:
+def html_page(runs: list[EngineRun], plan: ProfilePlan | None = None, causes: dict[str, str] | None = None) -> str:
+    """The page; `causes` (case ID -> cause, fives/conformance/causes.py): failures grouped by cause."""
+    from fives.conformance.causes import cause_lookup
+
     clauses = load_clause_book()
     failing = any(r.counts_as_failure for run in runs for r in run.results)
     title = f"fives conformance: {len(runs)} engine{'s' * (len(runs) != 1)}"
@@ -139,7 +142,7 @@ def html_page(runs: list[EngineRun], plan: ProfilePlan | None = None) -> str:
                    + "".join(f'<td class="n">{c[s]}</td>' for s in ("passed", "failed", "errored", "skipped", "known"))
                    + f"<td>{_top_clauses(run.results, clauses)}</td></tr>")
     out.append("</tbody></table>")
-    out += patterns_section(runs, clauses)
+    out += patterns_section(runs, clauses, cause_lookup(causes))
 
     by_clause: list[dict[str, list[CaseResult]]] = []
     for run in runs:

@@ -5,7 +5,7 @@ misreadings are in `fives.conformance.play_mutants`.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from fives.layout import BRANCHES, Contribution, Layout, PlacedTile
@@ -18,6 +18,13 @@ class Mutant:
     misreading: str
     clause: str  # the clause it breaks
     hooks: Callable[[], dict[str, Any]]
+    #: where the misreading is really a rule variant: game -> the profile overrides it plays
+    #: exactly ({}: it changes nothing in that game); tests/test_variants_mutants.py proves it
+    #: case by case, and `conformance diagnose` names it by these parameters
+    variant: dict[str, dict[str, Any]] = field(default_factory=dict, hash=False, compare=False)
+
+
+HR, SN = "horse-race", "american-sniff"
 
 
 # -- layout misreadings ---------------------------------------------------------------
@@ -82,9 +89,10 @@ LAYOUT_MUTANTS = [
            "HR-COUNT-2", _layout(UnusedBranchesCounted)),
     Mutant("branches-before-lines", "branch sides open before both line sides are occupied", "SN-SPIN-2",
            _layout(BranchesBeforeLines)),
-    Mutant("later-doubles-spin", "Sniff: every double is a spinner", "SN-SPIN-1", _layout(EveryDoubleSpins)),
+    Mutant("later-doubles-spin", "Sniff: every double is a spinner", "SN-SPIN-1", _layout(EveryDoubleSpins),
+           {SN: {"spinners.policy": "every-double"}}),
     Mutant("only-first-double-spins", "Horse Race: only the first double is a spinner", "HR-SPIN-1",
-           _layout(OnlyFirstDoubleSpins)),
+           _layout(OnlyFirstDoubleSpins), {HR: {"spinners.policy": "first-double"}}),
     Mutant("opening-double-counted-twice", "a lone opening double counts 4v (each line end 2v)", "SN-COUNT-2",
            _layout(OpeningDoubleCountedTwice)),
     Mutant("internal-double-counts", "a non-spinner double keeps counting 2v once internal", "SN-COUNT-2",

@@ -103,23 +103,26 @@ def _hooks(**kw: type) -> Callable[[], dict[str, Any]]:
     return lambda: dict(kw)
 
 
+HR, SN = "horse-race", "american-sniff"
 PLAY_MUTANTS = [
     Mutant("remainder-2-rounds-up", "remaining pips with remainder 2 round up", "SN-SETTLE-2",
-           _hooks(settlement=RemainderTwoRoundsUp)),
+           _hooks(settlement=RemainderTwoRoundsUp), {g: {"settlement.rounding.round_up_from_remainder": 2} for g in (HR, SN)}),
     Mutant("remainder-3-rounds-down", "remaining pips with remainder 3 round down", "HR-SETTLE-4",
-           _hooks(settlement=RemainderThreeRoundsDown)),
+           _hooks(settlement=RemainderThreeRoundsDown),
+           {g: {"settlement.rounding.round_up_from_remainder": 4} for g in (HR, SN)}),
     Mutant("partners-merged", "Sniff: partners' hands merged before rounding", "SN-SETTLE-3",
-           _hooks(settlement=PartnersMerged)),
+           _hooks(settlement=PartnersMerged), {HR: {}, SN: {"settlement.merge_partners": True}}),
     Mutant("tied-winners-split", "Horse Race: tied winners split the award", "HR-SETTLE-6",
-           _hooks(settlement=TiedWinnersSplit)),
+           _hooks(settlement=TiedWinnersSplit), {HR: {"settlement.ties": "split"}, SN: {}}),
     Mutant("winner-partner-counted", "Horse Race: the winner's partner's tiles count in the award", "HR-SETTLE-5",
-           _hooks(settlement=WinnerPartnerCounted)),
+           _hooks(settlement=WinnerPartnerCounted),
+           {HR: {"settlement.exclude_winner_partner": False}, SN: {}}),
     Mutant("winner-own-subtracted", "Horse Race: the winner's own remainder is subtracted from the award",
-           "HR-SETTLE-3", _hooks(settlement=WinnerOwnSubtracted)),
+           "HR-SETTLE-3", _hooks(settlement=WinnerOwnSubtracted), {HR: {"settlement.subtract_winner_own": True}, SN: {}}),
     Mutant("lowest-single-hand-wins", "Horse Race partnerships: a blocked hand goes to the lowest single hand",
            "HR-SETTLE-2", _hooks(settlement=LowestSingleHandWins)),
     Mutant("drawn-tile-continues", "Horse Race: a drawn double or scoring tile earns a continuation", "HR-CONT-5",
-           _hooks(match=DrawnTileContinues)),
+           _hooks(match=DrawnTileContinues), {HR: {"continuation.drawn_tile_ends_turn": False}, SN: {}}),
     Mutant("scoring-double-twice", "Horse Race: a scoring double earns two continuations", "HR-CONT-2",
            _hooks(match=ScoringDoubleTwice)),
     Mutant("zero-sum-scores", "a zero sum counts as scoring (and so continues in Horse Race)", "HR-SCORE-2",
@@ -129,7 +132,7 @@ PLAY_MUTANTS = [
     Mutant("continuation-cannot-draw", "Horse Race: a continuation with no legal placement ends the turn",
            "HR-CONT-6", _hooks(match=ContinuationCannotDraw)),
     Mutant("match-ends-at-hand-end", "reaching the target by a placement does not end the match at once",
-           "HR-MATCH-1", _hooks(match=MatchEndsAtHandEnd)),
+           "HR-MATCH-1", _hooks(match=MatchEndsAtHandEnd), {g: {"match_end.on_placement": "hand-end"} for g in (HR, SN)}),
     Mutant("settle-after-match-end", "a hand whose placement ended the match is still settled", "SN-MATCH-1",
-           _hooks(match=SettleAfterMatchEnd)),
+           _hooks(match=SettleAfterMatchEnd), {g: {"match_end.settle_after_match_end": True} for g in (HR, SN)}),
 ]

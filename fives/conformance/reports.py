@@ -18,6 +18,7 @@ from collections import Counter, defaultdict
 from typing import Any, Callable
 from xml.sax.saxutils import escape, quoteattr
 
+from fives.conformance.causes import cause_lookup, with_causes
 from fives.conformance.clauses import Clause
 from fives.conformance.expected_under import ProfilePlan
 from fives.conformance.drivers import Handshake
@@ -115,12 +116,14 @@ def explain_lines(r: CaseResult, clauses: dict[str, Clause], indent: str = "    
 
 def human(results: list[CaseResult], handshake: Handshake | None, interrupted: bool = False,
           verbose_failures: int = 50, clauses: dict[str, Clause] | None = None, verbosity: int = 1,
-          colour: bool = False, stopped: str | None = None, plan: ProfilePlan | None = None) -> str:
+          colour: bool = False, stopped: str | None = None, plan: ProfilePlan | None = None,
+          causes: dict[str, str] | None = None) -> str:
     """The terminal report. `verbosity` 1 (`conformance run -v`): everything, the tables per
     rule area and per file included; 0 (the default of `conformance run`): the same without
     the tables, so an all-pass run is the engine line and the final line; -1 (`-q`): the final
     line alone. `colour`: the final line's counts and the failure tags in colour. `stopped`:
-    why the run stopped early (-x, --maxfail), said before the final line."""
+    why the run stopped early (-x, --maxfail), said before the final line. `causes`: case ID
+    -> cause (fives/conformance/causes.py): failures are grouped by cause where it names one."""
     if verbosity < 0:
         return summary_line(results, colour)
     clauses = load_clause_book() if clauses is None else clauses
@@ -129,7 +132,7 @@ def human(results: list[CaseResult], handshake: Handshake | None, interrupted: b
         lines.append(engine_line(handshake))
     if plan is not None:
         lines.append(rules_line(plan))
-    lines += pattern_lines(results, clauses)
+    lines += pattern_lines(results, clauses, cause_of=cause_lookup(causes))
     failing = failures_by_clause(results, clauses)
     if failing:
         lines.append("failing clauses, most consistently failing first (a case counts under each clause it tests):")
@@ -218,7 +221,7 @@ def _json_doc(results: list[CaseResult], handshake: Handshake | None, interrupte
 _compact = json.JSONEncoder(ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode
 #: Lists written one entry per line (each entry compact): a case per line is small, fast to
 #: write and still reads and diffs line by line. Entries of "engines" are laid out the same way.
-_LINE_LISTS = ("cases", "failures_by_clause", "failures_by_pattern", "engines")
+_LINE_LISTS = ("cases", "failures_by_clause", "failures_by_pattern", "failures_by_cause", "engines")
 
 
 def _layout(doc: dict[str, Any], indent: str = "") -> str:
@@ -247,8 +250,8 @@ def _dump(doc: dict[str, Any]) -> str:
 
 
 def to_json(results: list[CaseResult], handshake: Handshake | None, interrupted: bool = False,
-            plan: ProfilePlan | None = None) -> str:
-    return _dump(_json_doc(results, handshake, interrupted, load_clause_book(), plan))
+            plan: ProfilePlan | None = None, causes: dict[str, str] | None = None) -> str:
+    return _dump(with_causes(_json_doc(results, handshake, interrupted, load_clause_book(), plan), results, causes))
 
 
 def json_several(runs: list[EngineRun], plan: ProfilePlan | None = None) -> str:
@@ -327,7 +330,8 @@ def _junit(runs: list[tuple[str, list[CaseResult]]], name: str, plan: ProfilePla
 
 
 def to_junit(results: list[CaseResult], handshake: Handshake | None, interrupted: bool = False,
-             plan: ProfilePlan | None = None) -> str:
+             plan: ProfilePlan | None = None, causes: dict[str, str] | None = None) -> str:
+    # `causes` does not change JUnit: it has no groups
     return _junit([("", results)], handshake.name if handshake else "engine", plan)
 
 
@@ -368,7 +372,8 @@ def _md_rules(plan: ProfilePlan | None) -> list[str]:
 
 
 def to_markdown(results: list[CaseResult], handshake: Handshake | None, interrupted: bool = False,
-                plan: ProfilePlan | None = None) -> str:
+                plan: ProfilePlan | None = None, causes: dict[str, str] | None = None) -> str:
+    # `causes` leaves Markdown as it is: its pattern table and per-row clauses are the summary
     c = counts(results)
     icon = "✅" if not c["failed"] and not c["errored"] else "❌"
     lines = [f"## {icon} fives conformance{_md_title(handshake)}", "", *_md_rules(plan),
@@ -397,10 +402,10 @@ def markdown_several(runs: list[EngineRun], plan: ProfilePlan | None = None) -> 
 
 # -- HTML ------------------------------------------------------------------------------------------
 def to_html(results: list[CaseResult], handshake: Handshake | None, interrupted: bool = False,
-            plan: ProfilePlan | None = None) -> str:
+            plan: ProfilePlan | None = None, causes: dict[str, str] | None = None) -> str:
     from fives.conformance.html_report import html_page
     label = f"{handshake.name} {handshake.version}" if handshake else "engine"
-    return html_page([EngineRun(label, results, handshake, interrupted)], plan)
+    return html_page([EngineRun(label, results, handshake, interrupted)], plan, causes)
 
 
 def html_several(runs: list[EngineRun], plan: ProfilePlan | None = None) -> str:

@@ -67,11 +67,15 @@ function parseRecord(rec, index) {
   if (extra.length) throw new Illegal('malformed-placement', `unexpected key(s) ${extra.join(', ')}`);
   if (!('tile' in rec)) throw new Illegal('malformed-placement', 'the placement has no tile');
   if (('to' in rec) !== ('side' in rec)) throw new Illegal('malformed-placement', '`to` and `side` go together');
-  if (index > 0 && !('to' in rec)) {
-    throw new Illegal('malformed-placement', 'only the opening joins nothing: a later placement needs `to` and `side`');
-  }
   const tile = parseTile(rec.tile, 'tile');
-  if (!('to' in rec)) return { tile, to: null, side: null };
+  if (!('to' in rec)) {
+    // read first, then checked against the layout: a later record's tile notation is judged
+    // before its missing `to` (spec/engine.md, Illegal placements)
+    if (index > 0) {
+      throw new Illegal('malformed-placement', 'only the opening joins nothing: a later placement needs `to` and `side`');
+    }
+    return { tile, to: null, side: null };
+  }
   const to = parseTile(rec.to, 'to');
   if (!SIDES.includes(rec.side)) {
     throw new Illegal('unknown-side', `unknown side ${JSON.stringify(rec.side)}: one of ${SIDES.join(', ')}`);

@@ -1,0 +1,189 @@
+"""`fives conformance diagnose`: from an engine's failures to named causes (spec/diagnose.md).
+
+Added to the `conformance` group by fives/cli/conformance_fuzz.py's `add_to` (no `register`
+here: this module adds no top-level command)."""
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+import click
+
+from fives.cli._rules_option import rules_option
+from fives.conformance.drivers import EngineStartError
+from fives.rules import game_ids
+from fives.support.errors import EXIT_ENGINE, EXIT_FAILURES, EXIT_INTERRUPTED, UserError
+from fives.support.progress import Progress
+
+#: the share of --seconds the fuzzer may take (the rest: the search and the shrinking)
+FUZZ_SHARE = 0.3
+
+
+@click.command("diagnose")
+@click.option("--engine", "command", metavar="CMD", required=True, help="Engine command speaking spec/protocol.md.")
+@click.option("--game", "games", multiple=True,
+              help="Only this game (repeatable). Default: every game the engine declares.")
+@click.option("--id", "ids", multiple=True, metavar="GLOB",
+              help="Only suite cases whose ID matches GLOB (repeatable). A glob that matches no case is an error.")
+@click.option("--kind", "kinds_", multiple=True,
+              help="Only suite cases of this kind (repeatable): evaluate, legal-placements, turn, settle, "
+                   "match-end, perft, setup, next-leader, tally.")
+@click.option("--capability", "caps", multiple=True, help="Only suite cases needing this engine capability (repeatable).")
+@(lambda f: rules_option(f, help="Diagnose against this rule profile (a shipped name or a profile YAML file): "
+                                  "its expectations, and every cause a departure from it. Default: the seeds' rules."))
+@click.option("--seconds", type=click.FloatRange(min=0, min_open=True), default=170.0, show_default=True,
+              help="Time budget for the fuzzer, the search and the shrinking (the suite itself always runs whole).")
+@click.option("--fuzz", "fuzz_draws", type=click.IntRange(min=0), default=300, show_default=True,
+              help="Requests the fuzzer draws after the suite (0: no fuzzing), of the --kind given if any; it stops "
+                   f"early at {int(FUZZ_SHARE * 100)}% of --seconds.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the fuzzer's requests.")
+@click.option("--out", "out", type=click.Path(file_okay=False, path_type=Path),
+              help="Folder for profile.yaml (the inferred profile), diagnosis.json and, in fixtures/, one minimal "
+                   "fixture per cause and per unexplained cluster (created if missing).")
+@click.option("--json", "as_json", is_flag=True, help="Print the diagnosis as JSON instead of lines.")
+@click.option("--timeout", type=float, default=10.0, show_default=True, help="Seconds an engine may take per request.")
+@click.option("--no-mutants", is_flag=True,
+              help="Search the rule variants only: a misreading no variant expresses is then left as a cluster.")
+def diagnose_cmd(command: str, games: tuple[str, ...], ids: tuple[str, ...], kinds_: tuple[str, ...],
+                 caps: tuple[str, ...], seconds: float, fuzz_draws: int, seed: int, out: Path | None,
+                 as_json: bool, timeout: float, no_mutants: bool, profile: Any = None) -> None:
+    """Run the suite and the fuzzer against an engine, then name the causes of its failures:
+    rule variants (a dimension of spec/variants.md at another value) and shipped mutants, the
+    fewest that explain the most failures without turning a passing case into a failure
+    (spec/diagnose.md). Prints each cause with the clause it departs from, its seed quote,
+    how many failures it explains and a minimal reachable example that shows it alone; then
+    the failures no cause explains, clustered by difference pattern (the engine's likely
+    bugs), each with a minimal case. With --rules BASE, causes are departures from BASE.
+
+    Exit 0 when every failure is explained (or none), 1 when some are left, 2 for bad
+    options, 3 when the engine cannot be started, 130 on Ctrl-C (what was found so far is
+    printed and written first). The same --seed gives the same output when the time budget
+    does not run out."""
+    from fives.conformance import diagnose as dx
+    from fives.conformance.diagnose_probe import fuzz_results, shrink_examples
+    from fives.conformance.kinds import load_kinds
+    from fives.conformance.process import make_engine
+    from fives.conformance.runner import CaseResult, run_cases
+    from fives.conformance.selection import CaseFilters, load_selection
+
+    for g in games:
+        if g not in game_ids():
+            raise UserError(f"--game {g}: unknown game (one of {', '.join(game_ids())})")
+    if out is not None:  # before any work: a folder that cannot be written costs nothing
+        if out.exists() and not out.is_dir():
+            raise UserError(f"--out {out}: not a folder")
+        for folder in (out, out / "fixtures"):
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+            except OSError as e:
+                raise UserError(f"--out {folder}: cannot create the folder ({e.strerror or e})") from None
+    kinds = load_kinds()
+    chosen_cases = load_selection(None, CaseFilters(ids, games, kinds_, caps, False), kinds).cases
+    # the seeds' own cases (or BASE's expectations of them), without the deep perft rows
+    cases = [c for c in chosen_cases if c.rules is None and "slow" not in c.tags]
+    if profile is not None:
+        from fives.conformance.expected_under import plan_under
+        cases, plan = plan_under(profile, cases, kinds)
+        cases = [c for c in cases if plan.skip_reason(c) is None]  # inputs BASE makes illegal
+    engine = make_engine(command, False, timeout, False, profile)
+    try:
+        hs = engine.start()
+    except EngineStartError as e:
+        raise UserError(f"engine {command!r}: {e}", EXIT_ENGINE) from None
+    chosen = [g for g in (games or game_ids()) if g in hs.games]
+    cases = [c for c in cases if c.game in chosen]
+    say: Callable[[str], None] | None = (lambda s: click.echo(s, err=True)) if sys.stderr.isatty() else None
+    results: list[CaseResult] = []
+    extra: list[CaseResult] = []
+    fuzzed: dict[str, Any] = {}
+    interrupted = False
+    start = time.monotonic()
+    try:
+        try:
+            with Progress(len(cases), "suite") as bar:
+                run_cases(engine, cases, kinds, on_result=lambda r: (results.append(r), bar.advance()))
+        except KeyboardInterrupt:
+            interrupted = True
+        deadline = time.monotonic() + seconds
+        from fives.conformance.fuzz import fuzz_kinds
+        if kinds_ and not set(kinds_) & set(fuzz_kinds()):
+            fuzz_draws = 0  # --kind names only kinds the fuzzer does not make (perft, tally)
+        kinds_ = tuple(k for k in kinds_ if k in fuzz_kinds())
+        if not interrupted and fuzz_draws:
+            with Progress(fuzz_draws, "fuzz") as bar:
+                extra, fuzzed = fuzz_results(engine, chosen, seed, fuzz_draws, seconds * FUZZ_SHARE, profile,
+                                             on_draw=lambda i, r: bar.advance(note=f"{len(r.findings)} found"),
+                                             kinds=list(kinds_) or None)
+            interrupted = bool(fuzzed.get("interrupted"))
+            if not interrupted and fuzzed["draws"] < fuzz_draws:
+                click.echo(f"fives: the fuzzer stopped at the time budget after {fuzzed['draws']} of {fuzz_draws} "
+                           "draws: give more --seconds for the same output every time", err=True)
+        try:
+            d = dx.diagnose(results, kinds, chosen, note=say, deadline=deadline, mutants=not no_mutants,
+                            base=profile, extra=extra)
+        except KeyboardInterrupt:
+            raise UserError("interrupted before any cause was found", EXIT_INTERRUPTED) from None
+        d.fuzz = fuzzed
+        interrupted = interrupted or d.stopped == "interrupted"
+        if not interrupted:
+            try:
+                with Progress(None, "shrinking the examples"):
+                    shrink_examples(d, engine, kinds, deadline=deadline, note=say)
+            except KeyboardInterrupt:
+                interrupted = True
+    finally:
+        engine.close()
+    d.seconds = time.monotonic() - start
+    if as_json:
+        click.echo(json.dumps(dx.to_json(d), sort_keys=True))
+    else:
+        for line in dx.lines(d):
+            click.echo(line)
+    if out is not None:
+        _write(d, out, chosen, command)
+    if interrupted:
+        click.echo("fives: interrupted: the diagnosis above is what was found so far", err=True)
+        sys.exit(EXIT_INTERRUPTED)
+    if d.unexplained:
+        sys.exit(EXIT_FAILURES)
+
+
+def profile_game(d: Any, chosen: list[str]) -> str | None:
+    """The game whose inferred profile is DIR/profile.yaml: the one game with rule causes (or
+    the one game diagnosed); None when two games have them (a profile is of one game)."""
+    ruled = [g for g in chosen if d.combined.get(g)]
+    if len(ruled) == 1:
+        return ruled[0]
+    if not ruled and len(chosen) == 1:
+        return chosen[0]
+    return None
+
+
+def _write(d: Any, out: Path, chosen: list[str], command: str) -> None:
+    from fives.conformance import diagnose as dx
+    from fives.support.writing import write_output
+
+    game = profile_game(d, chosen)
+    for g in chosen:
+        if g in d.combined or g == game:
+            write_output(dx.profile_yaml(d, g), out / f"profile-{g}.yaml")
+    if game is not None:
+        write_output(dx.profile_yaml(d, game), out / "profile.yaml")
+    elif any(d.combined.get(g) for g in chosen):
+        click.echo(f"fives: causes in {' and '.join(g for g in chosen if d.combined.get(g))}: a profile is of one "
+                   f"game, run each with --game G --rules {out}/profile-G.yaml", err=True)
+    write_output(json.dumps(dx.to_json(d), indent=1, sort_keys=True) + "\n", out / "diagnosis.json")
+    # the fixtures in a folder of their own: `conformance run --fixtures DIR/fixtures` reads them all
+    fixtures = out / "fixtures"
+    for c in d.causes:
+        case = dx.example_case(d, c)
+        write_output(dx.fixture_text(case, f"diagnose: {c.candidate.name}"), fixtures / f"{case['id']}.yaml")
+    for key, case in sorted(d.clusters.items()):
+        write_output(dx.fixture_text(case, f"diagnose: unexplained, {key}"), fixtures / f"{case['id']}.yaml")
+    if d.causes or d.clusters:
+        click.echo(f"the examples: fives conformance run --engine {command!r} --fixtures {fixtures}", err=True)
+    if game is not None and d.explained:
+        click.echo(f"check: fives conformance run --engine {command!r} --rules {out / 'profile.yaml'}", err=True)

@@ -1,0 +1,202 @@
+"""What `fives conformance diagnose` asks the engine after the suite (spec/diagnose.md):
+the fuzzer's requests, whose disagreements join the failures, and the shrinking of each
+cause's example and each unexplained cluster's smallest case to a minimal reachable fixture.
+
+Every shrunk request is a state that play from a deal reaches under the base rules (the
+oracle refuses any other, fives/conformance/reachable.py), so the fixtures written are ones
+a strict engine must accept.
+"""
+from __future__ import annotations
+
+import hashlib
+import time
+from typing import Any, Callable
+
+from fives.conformance.diagnose import Diagnosis, _size, under_base
+from fives.conformance.diagnose_search import stated
+from fives.conformance.drivers import Engine, Outcome
+from fives.conformance.fixtures import Case
+from fives.conformance.fuzz.oracle import Oracle, Verdict
+from fives.conformance.kinds import Kind, canonical
+from fives.conformance.runner import CaseResult
+
+#: engine requests one example's shrink may spend
+SHRINK_BUDGET = 3000  # as `conformance fuzz --shrink-budget`
+#: cases tried, smallest first, until one can be asked again and shrunk (reachable, same way)
+TRIES = 16
+#: a cause or cluster none of whose cases can be brought into reach: the fuzzer draws this
+#: many requests of its kind (for at most this many seconds) to find a reachable one
+HUNT_DRAWS, HUNT_SECONDS, SMALL = 3000, 15.0, 4
+
+
+def fuzz_results(engine: Engine, games: list[str], seed: int, draws: int, seconds: float | None,
+                 base: Any = None, on_draw: Callable[[int, Any], None] | None = None,
+                 kinds: list[str] | None = None) -> tuple[list[CaseResult], dict[str, Any]]:
+    """The fuzzer's disagreements (shrunk) and refusals as results, and what it did. Crashes,
+    hangs and garbage are engine errors, not rule findings: they are counted, not kept."""
+    from fives.conformance.fuzz import Fuzzer
+    from fives.conformance.golden.cases import PREFIX
+
+    fuzzer = Fuzzer(engine, games, kinds, seed, shrink_budget=SHRINK_BUDGET, profile=base)
+    report = fuzzer.run(cases=draws, seconds=seconds, on_draw=on_draw)
+    out: list[CaseResult] = []
+    for f in report.findings:
+        doc = f.case(seed)
+        case = Case(doc["id"], f.kind, f.game, tuple(doc["clauses"]), doc["source"], f.input, f.expected, "fuzz",
+                    doc["description"])
+        out.append(CaseResult(case, "failed", list(f.diffs), Outcome("ok", f.actual)))
+    refusals = 0
+    for e in report.engine_errors:
+        if e.what == "error reply":
+            expected = fuzzer.oracle.reference.answer(e.kind, e.game, e.input)
+            cid = f"FUZZ-{PREFIX[e.game]}-{e.kind}-refused-{hashlib.sha256(canonical(e.input).encode()).hexdigest()[:12]}"
+            case = Case(cid, e.kind, e.game, (), {"derived": f"fives conformance fuzz: seed {seed}, draw {e.draw}"},
+                        e.input, expected, "fuzz")
+            out.append(CaseResult(case, "errored", [], Outcome("error", message=e.message)))
+            refusals += 1
+    stats = {"draws": report.draws, "requests": report.requests, "findings": len(report.findings),
+             "refusals": refusals, "engine_errors": sum(e.count for e in report.engine_errors) - refusals,
+             "seconds": round(report.seconds, 3), "interrupted": report.interrupted,
+             "seed": seed}
+    return out, stats
+
+
+def _hunt(engine: Engine, d: Diagnosis, oracle: Oracle, game: str, kind: str, accept: Callable[[Any], bool],
+          deadline: float | None) -> Any:
+    """A fuzzer finding of `kind` that `oracle` calls a disagreement and `accept` takes, drawn
+    and shrunk within HUNT_SECONDS (and the deadline); None if there is none by then."""
+    from fives.conformance.fuzz import Fuzzer, fuzz_kinds
+
+    seconds = HUNT_SECONDS if deadline is None else min(HUNT_SECONDS, deadline - time.monotonic())
+    if kind not in fuzz_kinds() or seconds <= 0:
+        return None
+    fuzzer = Fuzzer(engine, [game], [kind], int(d.fuzz.get("seed", 0)), SHRINK_BUDGET, d.base)
+    fuzzer.oracle = oracle  # its questions, its reachable states, its idea of "disagrees"
+    before = oracle.requests
+    # not the first finding: a later, smaller start shrinks further (the fuzzer's reshrinks);
+    # one of at most SMALL placements is small enough to stop for
+    report = fuzzer.run(cases=HUNT_DRAWS, seconds=seconds,
+                        until=lambda rep: any(accept(f) and f.size["placements"] <= SMALL for f in rep.findings))
+    d.requests["shrink"] = d.requests.get("shrink", 0) + oracle.requests - before
+    oracle.requests = before
+    if report.interrupted:
+        raise KeyboardInterrupt
+    from fives.conformance.fuzz.shrink import measure
+    return min((f for f in report.findings if accept(f)), key=lambda f: measure(f.kind, f.input), default=None)
+
+
+class CauseOracle(Oracle):
+    """Disagrees with the base only where the cause alone answers as the engine does: a
+    shrunk example then still shows this cause, and no other."""
+
+    def __init__(self, engine: Engine, kinds: dict[str, Kind], base: Any, cause: Engine) -> None:
+        super().__init__(engine, kinds, base)
+        self.cause = cause
+
+    def ask(self, game: str, kind: str, input: dict[str, Any]) -> Verdict:
+        v = super().ask(game, kind, input)
+        if v.status != "differ":
+            return v
+        case = Case("cause", kind, game, (), {}, input, v.expected, "diagnose")
+        out = self.cause.run(case)
+        try:
+            same = out.status == "ok" and not self.kinds[kind].compare(stated(case, out.answer), v.actual)
+        except Exception:  # noqa: BLE001 - an answer the comparer chokes on shows nothing
+            same = False
+        return v if same else Verdict("agree", v.expected, v.actual)
+
+
+def _case_doc(d: Diagnosis, game: str, kind: str, input: dict[str, Any], expected: Any, clauses: tuple[str, ...],
+              derived: str, what: str) -> dict[str, Any]:
+    """A fixture case (conformance/schema/fixtures.schema.json); under --rules BASE it states
+    the base profile, whose answer it expects."""
+    from fives.conformance.golden.cases import PREFIX
+    digest = hashlib.sha256(canonical({"game": game, "kind": kind, "input": input}).encode()).hexdigest()
+    doc = {"id": f"DX-{PREFIX[game]}-{kind}-{digest[:12]}", "kind": kind, "game": game, "clauses": list(clauses),
+           "source": {"derived": derived}, "description": what, "input": input, "expect": expected}
+    return under_base(d, doc)
+
+
+def _shrunk(oracle: Oracle, r: CaseResult, budget: int) -> tuple[dict[str, Any], Any] | None:
+    """(smallest input still disagreeing the same way, its expectation), or None when the
+    case cannot be asked again as it is (its kind has no shrinker, the engine now agrees)."""
+    from fives.conformance.fuzz.shrink import CANDIDATES, shrink
+
+    from fives.conformance.reachable import repair
+
+    if r.case.kind not in CANDIDATES:
+        return None
+    input = r.case.input
+    v = oracle.ask(r.case.game, r.case.kind, input)
+    if v.status == "invalid":  # a hand-made or golden state out of reach: bring it into reach
+        input = repair(oracle.reference.rules_for(r.case.game), r.case.kind, input)
+        v = oracle.ask(r.case.game, r.case.kind, input)
+    if v.status != "differ":
+        return None
+    small, sv, _, interrupted = shrink(oracle, r.case.game, r.case.kind, input, v.keys, v, budget)
+    if interrupted:
+        raise KeyboardInterrupt
+    return small, sv.expected
+
+
+def shrink_examples(d: Diagnosis, engine: Engine, kinds: dict[str, Kind], budget: int = SHRINK_BUDGET,
+                    deadline: float | None = None, note: Callable[[str], None] | None = None) -> None:
+    """Shrink every cause's example (still showing that cause alone) and every unexplained
+    cluster's smallest case (still differing the same way) to a minimal reachable fixture.
+    Ctrl-C or the deadline leaves the rest as the suite's cases."""
+    say = note or (lambda s: None)
+    for c in d.causes:
+        if deadline is not None and time.monotonic() > deadline:
+            say("time is up: the examples left are the suite's cases")
+            return
+        scorer = d.scorers[c.candidate.game]
+        oracle = CauseOracle(engine, kinds, d.base, scorer.engine((c.candidate,)))
+        alone = [r for r in c.explained if scorer.agrees((c.candidate,), r)] or c.explained
+        for r in [c.example, *sorted((r for r in alone if r is not c.example), key=_size)][:TRIES]:
+            try:
+                got = _shrunk(oracle, r, budget)
+            finally:
+                d.requests["shrink"] = d.requests.get("shrink", 0) + oracle.requests
+                oracle.requests = 0
+            if got is not None:
+                c.example = r
+                c.fixture = _case_doc(d, r.case.game, r.case.kind, got[0], got[1], r.case.clauses or c.candidate.clauses,
+                                      f"fives conformance diagnose: {c.candidate.name}, shrunk from {r.case.id}",
+                                      f"Shows {c.candidate.name} alone: the engine answers as that rule does")
+                break
+        if c.fixture is None:  # no suite case could be brought into reach: draw one that shows it
+            f = _hunt(engine, d, oracle, c.example.case.game, c.example.case.kind, lambda f: True, deadline)
+            if f is not None:
+                c.fixture = _case_doc(d, f.game, f.kind, f.input, f.expected, tuple(dict.fromkeys([f.clause, *f.tags])),
+                                      f"fives conformance diagnose: {c.candidate.name}, drawn by the fuzzer "
+                                      f"(seed {d.fuzz.get('seed', 0)}, draw {f.draw}) and shrunk",
+                                      f"Shows {c.candidate.name} alone: the engine answers as that rule does")
+    for g in d.unexplained:
+        if deadline is not None and time.monotonic() > deadline:
+            say("time is up: the clusters left keep the suite's cases")
+            return
+        answered = [ex.result for ex in g.explanations if ex.result.status == "failed"]
+        if not answered:
+            continue
+        oracle = Oracle(engine, kinds, d.base)
+        top = tuple(c for c, _ in g.clauses[:1])
+        for r in sorted(answered, key=_size)[:TRIES]:
+            try:
+                got = _shrunk(oracle, r, budget) if r.case.clauses or top else None
+            finally:
+                d.requests["shrink"] = d.requests.get("shrink", 0) + oracle.requests
+                oracle.requests = 0
+            if got is not None:
+                d.clusters[g.key] = _case_doc(d, r.case.game, r.case.kind, got[0], got[1], r.case.clauses or top,
+                                              f"fives conformance diagnose: cluster {g.key}, shrunk from {r.case.id}",
+                                              f"The smallest case of the cluster {g.key}: no cause explains it")
+                break
+        if g.key not in d.clusters:  # none of its cases could be brought into reach: draw one
+            r = min(answered, key=_size)
+            f = _hunt(engine, d, oracle, r.case.game, r.case.kind, lambda f, k=g.key: f.cause[2] == k, deadline)
+            if f is not None:
+                d.clusters[g.key] = _case_doc(d, f.game, f.kind, f.input, f.expected,
+                                              tuple(dict.fromkeys([f.clause, *f.tags])),
+                                              f"fives conformance diagnose: cluster {g.key}, drawn by the fuzzer "
+                                              f"(seed {d.fuzz.get('seed', 0)}, draw {f.draw}) and shrunk",
+                                              f"A minimal case of the cluster {g.key}: no cause explains it")
