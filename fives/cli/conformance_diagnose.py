@@ -179,6 +179,8 @@ def _write(d: Any, out: Path, chosen: list[str], command: str) -> None:
     # the fixtures in a folder of their own: `conformance run --fixtures DIR/fixtures` reads them all
     fixtures = out / "fixtures"
     for c in d.causes:
+        if not dx.reachable_example(d, c):
+            continue  # every fixture written is a state play reaches (the line above says why there is none)
         case = dx.example_case(d, c)
         write_output(dx.fixture_text(case, f"diagnose: {c.candidate.name}"), fixtures / f"{case['id']}.yaml")
     for key, case in sorted(d.clusters.items()):

@@ -159,7 +159,10 @@ def lines(d: Diagnosis) -> list[str]:
     for c in d.causes:
         cand = c.candidate
         shown = (f"{_example_id(c)} ({_size_text(c.fixture)})" if c.fixture else
-                 f"{_example_id(c)} (the suite's case: no smaller reachable one shows this cause alone)")
+                 f"{_example_id(c)} (the suite's case: no smaller reachable one shows this cause alone)"
+                 if reachable_example(d, c) else
+                 f"{_example_id(c)} (a suite case play cannot reach: no reachable case was found that shows this "
+                 "cause alone, so none is written)")
         out.append(f"cause: {cand.name} ({cand.game}): explains {len(c.explained)} failing case(s); e.g. {shown}")
         for cid in cand.clauses:
             cl = book.get(cid)
@@ -178,8 +181,10 @@ def lines(d: Diagnosis) -> list[str]:
             out.append(f"  {g.count} case(s): {g.key}; clauses {g.clause_text()}; e.g. {shown}")
     if d.fuzz:
         f = d.fuzz
+        errors = f.get("engine_errors", 0)
         out.append(f"fuzz: {f['draws']} request(s) drawn, {f['requests']} sent, {f['findings']} disagreement(s) "
-                   f"kept, in {f['seconds']:.1f} s")
+                   f"kept" + (f", {errors} engine error(s) (crashes, hangs, garbage: not rule findings)" if errors
+                              else "") + f", in {f['seconds']:.1f} s")
     asked = d.requests.get("suite", 0) + (d.fuzz or {}).get("requests", 0) + d.requests.get("shrink", 0)
     out.append(f"{d.failing} failing, {d.explained} explained by {len(d.causes)} cause(s), "
                f"{d.failing - d.explained} not; {d.candidates} candidates, {d.sets_tried} sets tried; "
@@ -196,7 +201,8 @@ def to_json(d: Diagnosis) -> dict[str, Any]:
             "causes": [{"cause": c.candidate.name, "game": c.candidate.game, "overrides": c.candidate.overrides,
                         "mutant": c.candidate.mutant, "clauses": list(c.candidate.clauses),
                         "explains": len(c.explained), "ids": [r.case.id for r in c.explained],
-                        "example": _example_id(c), "example_from": c.example.case.id} for c in d.causes],
+                        "example": _example_id(c), "example_from": c.example.case.id,
+                        "example_reachable": reachable_example(d, c)} for c in d.causes],
             "unexplained": [{**g.to_dict(), "example": _cluster_example(g, d)} for g in d.unexplained],
             "profile": d.combined, "failing": d.failing, "explained": d.explained,
             "combined": {"explains": d.combined_explained, "breaks": d.combined_broken},
@@ -210,6 +216,15 @@ def fixture_text(case: dict[str, Any], title: str) -> str:
     import yaml
     doc = {"format": "fives-fixtures/1", "title": title, "cases": [case]}
     return yaml.safe_dump(doc, sort_keys=False, allow_unicode=True, default_flow_style=None, width=120)
+
+
+def reachable_example(d: Diagnosis, c: Cause) -> bool:
+    """Is the cause's example a state play reaches under the base rules (a shrunk one always is)?"""
+    from fives.conformance.reachable import problems
+    from fives.profiles import rules_under
+
+    case = c.example.case
+    return c.fixture is not None or not problems(rules_under(d.base, case.game), case.kind, case.input)
 
 
 def under_base(d: Diagnosis, doc: dict[str, Any]) -> dict[str, Any]:

@@ -1,0 +1,65 @@
+"""A harder test of the diagnosis search than benchmarks/diagnose_random.py: N seeded engines,
+each a random profile of one to three dimensions, half of them with a random misreading mutant
+on top (house rules and a bug, as a real engine has). For each: are the planted dimensions named
+exactly (`--no-mutants`), and does no cause claim the bug's failures? In process (the suite's
+answers are the engine's; no fuzzing), so hundreds of engines take minutes.
+
+    python benchmarks/diagnose_stress.py [--engines 40] [--seed 7]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import time
+
+from fives.conformance import diagnose as dx
+from fives.conformance.drivers import ReferenceEngine
+from fives.conformance.fixtures import load_cases
+from fives.conformance.kinds import load_kinds
+from fives.conformance.mutants import all_mutants
+from fives.conformance.runner import run_cases
+from fives.profiles import random_profile
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--engines", type=int, default=40)
+    ap.add_argument("--seed", type=int, default=7)
+    args = ap.parse_args()
+    kinds = load_kinds()
+    suite = {g: [c for c in load_cases() if c.game == g and c.rules is None and "slow" not in c.tags]
+             for g in ("horse-race", "american-sniff")}
+    bugs = [m for m in all_mutants() if not m.variant]
+    rng = random.Random(args.seed)
+    exact = with_bug = bug_kept = 0
+    t_all = time.monotonic()
+    for i in range(args.engines):
+        game = rng.choice(sorted(suite))
+        prof = random_profile(rng, game, rng.randint(1, 3))
+        bug = rng.choice(bugs) if i % 2 else None
+        engine = ReferenceEngine(bug.hooks() if bug else None, profile=prof)
+        t0 = time.monotonic()
+        d = dx.diagnose(run_cases(engine, suite[game], kinds), kinds, [game], mutants=False)
+        named = {k: v for c in d.causes for k, v in c.candidate.overrides.items()}
+        ok = named == dict(prof.overrides)
+        exact += ok
+        left = sum(g.count for g in d.unexplained)
+        note = ""
+        if bug:
+            with_bug += 1
+            # the bug alone against the seeds: does it fail anything here? then it must stay unexplained
+            alone = sum(1 for r in run_cases(ReferenceEngine(bug.hooks()), suite[game], kinds) if r.status == "failed")
+            kept = left > 0 or alone == 0
+            bug_kept += kept
+            note = f"; bug {bug.name} (fails {alone} alone): {left} left unexplained{'' if kept else ' MISSED'}"
+        print(f"{i} {game}: planted {json.dumps(dict(prof.overrides), sort_keys=True, default=str)}; "
+              f"{'exact' if ok else 'named ' + json.dumps(named, sort_keys=True, default=str)}{note}; "
+              f"{time.monotonic() - t0:.1f} s", flush=True)
+    print(f"{exact} of {args.engines} named exactly; {bug_kept} of {with_bug} bugs left unexplained; "
+          f"{time.monotonic() - t_all:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
