@@ -106,6 +106,25 @@ class CauseOracle(Oracle):
         return v if same else Verdict("agree", v.expected, v.actual)
 
 
+class PatternOracle(Oracle):
+    """Disagrees only the way a cluster does: the same difference pattern (spec/reports.md), so
+    a cluster's minimal case still shows what its cases show."""
+
+    def __init__(self, engine: Engine, kinds: dict[str, Kind], base: Any, pattern: str) -> None:
+        super().__init__(engine, kinds, base)
+        self.pattern = pattern
+
+    def ask(self, game: str, kind: str, input: dict[str, Any]) -> Verdict:
+        from fives.conformance.explain import explain
+        from fives.conformance.failures import difference_pattern
+
+        v = super().ask(game, kind, input)
+        if v.status != "differ":
+            return v
+        diffs = explain(kind, v.expected, v.actual, list(v.diffs))
+        return v if diffs and difference_pattern(diffs[0]) == self.pattern else Verdict("agree", v.expected, v.actual)
+
+
 def _case_doc(d: Diagnosis, game: str, kind: str, input: dict[str, Any], expected: Any, clauses: tuple[str, ...],
               derived: str, what: str) -> dict[str, Any]:
     """A fixture case (conformance/schema/fixtures.schema.json); under --rules BASE it states
@@ -142,7 +161,7 @@ def _shrunk(oracle: Oracle, r: CaseResult, budget: int) -> tuple[dict[str, Any],
 def shrink_examples(d: Diagnosis, engine: Engine, kinds: dict[str, Kind], budget: int = SHRINK_BUDGET,
                     deadline: float | None = None, note: Callable[[str], None] | None = None) -> None:
     """Shrink every cause's example (still showing that cause alone) and every unexplained
-    cluster's smallest case (still differing the same way) to a minimal reachable fixture.
+    cluster's smallest case (still with the cluster's difference pattern) to a minimal reachable fixture.
     Ctrl-C or the deadline leaves the rest as the suite's cases."""
     say = note or (lambda s: None)
     for c in d.causes:
@@ -178,7 +197,7 @@ def shrink_examples(d: Diagnosis, engine: Engine, kinds: dict[str, Kind], budget
         answered = [ex.result for ex in g.explanations if ex.result.status == "failed"]
         if not answered:
             continue
-        oracle = Oracle(engine, kinds, d.base)
+        oracle = PatternOracle(engine, kinds, d.base, g.key)
         top = tuple(c for c, _ in g.clauses[:1])
         for r in sorted(answered, key=_size)[:TRIES]:
             try:
