@@ -141,6 +141,17 @@ def _cluster_example(g: FailureGroup, d: Diagnosis) -> str:
     return min((ex.result for ex in g.explanations), key=_size).case.id
 
 
+def _suite_example(d: Diagnosis, g: FailureGroup) -> str:
+    """A cluster's smallest suite case, when none could be shrunk: said so, and whether it is
+    out of reach (then it is not written: every fixture written is reachable)."""
+    from fives.conformance.reachable import problems
+    from fives.profiles import rules_under
+
+    case = min((ex.result for ex in g.explanations), key=_size).case
+    far = problems(rules_under(d.base, case.game), case.kind, case.input)
+    return f"{case.id} (the suite's case{', a state play cannot reach' if far else ''}: none smaller was found)"
+
+
 def _size_text(case: dict[str, Any]) -> str:
     from fives.conformance.fuzz.shrink import size
     s = size(case["kind"], case["input"])
@@ -177,7 +188,7 @@ def lines(d: Diagnosis) -> list[str]:
                    "the engine's likely bugs")
         for g in d.unexplained:
             small = d.clusters.get(g.key)
-            shown = f"{small['id']} ({_size_text(small)})" if small else _cluster_example(g, d)
+            shown = f"{small['id']} ({_size_text(small)})" if small else _suite_example(d, g)
             out.append(f"  {g.count} case(s): {g.key}; clauses {g.clause_text()}; e.g. {shown}")
     if d.fuzz:
         f = d.fuzz
