@@ -85,44 +85,44 @@ def _hunt(engine: Engine, d: Diagnosis, oracle: Oracle, game: str, kind: str, ac
     return min((f for f in report.findings if accept(f)), key=lambda f: measure(f.kind, f.input), default=None)
 
 
-class CauseOracle(Oracle):
-    """Disagrees with the base only where the cause alone answers as the engine does: a
-    shrunk example then still shows this cause, and no other."""
+class KeepingOracle(Oracle):
+    """Disagrees with the base only where `keeps(game, kind, input, verdict)` holds too: a
+    shrunk example then still shows what it was chosen for."""
 
-    def __init__(self, engine: Engine, kinds: dict[str, Kind], base: Any, cause: Engine) -> None:
+    def __init__(self, engine: Engine, kinds: dict[str, Kind], base: Any,
+                 keeps: Callable[[str, str, dict[str, Any], Verdict], bool]) -> None:
         super().__init__(engine, kinds, base)
-        self.cause = cause
+        self.keeps = keeps
 
     def ask(self, game: str, kind: str, input: dict[str, Any]) -> Verdict:
         v = super().ask(game, kind, input)
-        if v.status != "differ":
+        if v.status != "differ" or self.keeps(game, kind, input, v):
             return v
+        return Verdict("agree", v.expected, v.actual)
+
+
+def cause_oracle(engine: Engine, kinds: dict[str, Kind], base: Any, cause: Engine) -> KeepingOracle:
+    """Only where the cause alone answers as the engine does: the example shows this cause, no other."""
+    def keeps(game: str, kind: str, input: dict[str, Any], v: Verdict) -> bool:
         case = Case("cause", kind, game, (), {}, input, v.expected, "diagnose")
-        out = self.cause.run(case)
+        out = cause.run(case)
         try:
-            same = out.status == "ok" and not self.kinds[kind].compare(stated(case, out.answer), v.actual)
+            return out.status == "ok" and not kinds[kind].compare(stated(case, out.answer), v.actual)
         except Exception:  # noqa: BLE001 - an answer the comparer chokes on shows nothing
-            same = False
-        return v if same else Verdict("agree", v.expected, v.actual)
+            return False
+    return KeepingOracle(engine, kinds, base, keeps)
 
 
-class PatternOracle(Oracle):
-    """Disagrees only the way a cluster does: the same difference pattern (spec/reports.md), so
-    a cluster's minimal case still shows what its cases show."""
+def pattern_oracle(engine: Engine, kinds: dict[str, Kind], base: Any, pattern: str) -> KeepingOracle:
+    """Only with the same first-difference pattern (spec/reports.md): a cluster's minimal case
+    still shows what its cases show."""
+    from fives.conformance.explain import explain
+    from fives.conformance.failures import difference_pattern
 
-    def __init__(self, engine: Engine, kinds: dict[str, Kind], base: Any, pattern: str) -> None:
-        super().__init__(engine, kinds, base)
-        self.pattern = pattern
-
-    def ask(self, game: str, kind: str, input: dict[str, Any]) -> Verdict:
-        from fives.conformance.explain import explain
-        from fives.conformance.failures import difference_pattern
-
-        v = super().ask(game, kind, input)
-        if v.status != "differ":
-            return v
+    def keeps(game: str, kind: str, input: dict[str, Any], v: Verdict) -> bool:
         diffs = explain(kind, v.expected, v.actual, list(v.diffs))
-        return v if diffs and difference_pattern(diffs[0]) == self.pattern else Verdict("agree", v.expected, v.actual)
+        return bool(diffs) and difference_pattern(diffs[0]) == pattern
+    return KeepingOracle(engine, kinds, base, keeps)
 
 
 def _case_doc(d: Diagnosis, game: str, kind: str, input: dict[str, Any], expected: Any, clauses: tuple[str, ...],
@@ -169,7 +169,7 @@ def shrink_examples(d: Diagnosis, engine: Engine, kinds: dict[str, Kind], budget
             say("time is up: the examples left are the suite's cases")
             return
         scorer = d.scorers[c.candidate.game]
-        oracle = CauseOracle(engine, kinds, d.base, scorer.engine((c.candidate,)))
+        oracle = cause_oracle(engine, kinds, d.base, scorer.engine((c.candidate,)))
         alone = [r for r in c.explained if scorer.agrees((c.candidate,), r)] or c.explained
         for r in [c.example, *sorted((r for r in alone if r is not c.example), key=_size)][:TRIES]:
             try:
@@ -197,7 +197,7 @@ def shrink_examples(d: Diagnosis, engine: Engine, kinds: dict[str, Kind], budget
         answered = [ex.result for ex in g.explanations if ex.result.status == "failed"]
         if not answered:
             continue
-        oracle = PatternOracle(engine, kinds, d.base, g.key)
+        oracle = pattern_oracle(engine, kinds, d.base, g.key)
         top = tuple(c for c, _ in g.clauses[:1])
         for r in sorted(answered, key=_size)[:TRIES]:
             try:
