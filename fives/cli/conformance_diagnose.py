@@ -109,14 +109,12 @@ def diagnose_cmd(command: str, games: tuple[str, ...], ids: tuple[str, ...], kin
             interrupted = True
         deadline = time.monotonic() + seconds
         from fives.conformance.fuzz import fuzz_kinds
-        if kinds_ and not set(kinds_) & set(fuzz_kinds()):
-            fuzz_draws = 0  # --kind names only kinds the fuzzer does not make (perft, tally)
-        kinds_ = tuple(k for k in kinds_ if k in fuzz_kinds())
-        if not interrupted and fuzz_draws:
+        fuzz_kinds_ = [k for k in kinds_ if k in fuzz_kinds()]  # of --kind, those the fuzzer makes
+        if not interrupted and fuzz_draws and (fuzz_kinds_ or not kinds_):
             with Progress(fuzz_draws, "fuzz") as bar:
                 extra, fuzzed = fuzz_results(engine, chosen, seed, fuzz_draws, seconds * FUZZ_SHARE, profile,
                                              on_draw=lambda i, r: bar.advance(note=f"{len(r.findings)} found"),
-                                             kinds=list(kinds_) or None)
+                                             kinds=fuzz_kinds_ or None)
             interrupted = bool(fuzzed.get("interrupted"))
             if not interrupted and fuzzed["draws"] < fuzz_draws:
                 click.echo(f"fives: the fuzzer stopped at the time budget after {fuzzed['draws']} of {fuzz_draws} "

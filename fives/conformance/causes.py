@@ -55,24 +55,25 @@ def run_causes(plan: ProfilePlan | None, results: list[CaseResult], kinds: dict[
 def profile_causes(plan: ProfilePlan, results: list[CaseResult], kinds: dict[str, Kind]) -> dict[str, str]:
     """For each failing case P changes: the parameter of P that changes it alone
     (`P: target.raw = {...}`), or `P: parameters together` when none does alone."""
-    import json
-
-    from fives.profiles import make_profile, rules_under
+    from fives.conformance.diagnose_search import show
+    from fives.profiles import alternative_overrides, dimensions, make_profile, rules_under
 
     p = plan.profile
     failing = [r for r in results if r.counts_as_failure and r.case.id in plan.changed]
     if not failing:
         return {}
+    # each parameter with what goes with it (one dimension: the unit with the divisor), at P's values
+    paths = {d.path for d in dimensions(p.extends)}
+    parts = {k: {k2: p.overrides.get(k2, v2) for k2, v2 in
+                 (alternative_overrides(p.extends, k, v) if k in paths else {k: v}).items()}
+             for k, v in sorted(p.overrides.items())}
+    implied = {k2 for k, part in parts.items() for k2 in part if k2 != k}
     singles = []
-    for key in sorted(p.overrides):
-        with_unit = {key: p.overrides[key]}
-        if key == "points.display_divisor" and "points.unit" in p.overrides:  # one dimension
-            with_unit["points.unit"] = p.overrides["points.unit"]
-        elif key == "points.unit" and "points.display_divisor" in p.overrides:
-            continue
+    for key, part in parts.items():
+        if key in implied:
+            continue  # it goes with another parameter, named by that one
         try:
-            singles.append((f"{key} = {json.dumps(p.overrides[key], sort_keys=True, separators=(',', ':'))}",
-                            rules_under(make_profile(p.extends, with_unit), p.extends)))
+            singles.append((f"{key} = {show(p.overrides[key])}", rules_under(make_profile(p.extends, part), p.extends)))
         except UserError:  # a parameter that is no profile alone: only the whole explains it
             continue
     out = {}

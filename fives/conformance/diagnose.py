@@ -17,6 +17,7 @@ from typing import Any, Callable
 
 from fives.conformance.diagnose_search import Candidate, Scorer, attribute, candidates, refused, select
 from fives.conformance.failures import FailureGroup, group_failures
+from fives.conformance.fixtures import Case
 from fives.conformance.kinds import Kind
 from fives.conformance.runner import CaseResult
 
@@ -70,8 +71,6 @@ def diagnose(results: list[CaseResult], kinds: dict[str, Kind], games: list[str]
     """`results`: the suite's, expectations under `base` (None: the seeds'); `extra`: the
     fuzzer's disagreements (and refusals) as results."""
     from fives.conformance.failures import load_clause_book
-    from fives.conformance.reachable import problems
-    from fives.profiles import rules_under
 
     say = note or (lambda s: None)
     t0 = time.monotonic()
@@ -95,7 +94,6 @@ def diagnose(results: list[CaseResult], kinds: dict[str, Kind], games: list[str]
         d.sets_tried += scorer.sets_tried
         if not chosen:
             continue
-        rules = rules_under(base, game)
         by_id = {r.case.id: r for r in scorer.failing}
         for cand, ids in zip(chosen, attribute(scorer, chosen)):
             taken = sorted((by_id[i] for i in ids), key=lambda r: r.case.id)
@@ -103,11 +101,12 @@ def diagnose(results: list[CaseResult], kinds: dict[str, Kind], games: list[str]
                 continue
             # the example shows this cause alone: the cause by itself answers as the engine did
             alone = [r for r in taken if scorer.agrees((cand,), r)] or taken
-            fine = [r for r in alone if not problems(rules, r.case.kind, r.case.input)] or alone
+            fine = [r for r in alone if in_reach(d, r.case)] or alone
             causes.append(Cause(cand, taken, min(fine, key=_size)))
-        explained_ids |= scorer.explained(chosen)
+        together = scorer.explained(chosen)
+        explained_ids |= together
         d.combined[game] = {**scorer.base, **{k: v for c in chosen for k, v in c.overrides.items()}}
-        d.combined_explained += len(scorer.explained(chosen))
+        d.combined_explained += len(together)
         d.combined_broken += scorer.broken(chosen)
     d.causes = causes
     clauses = load_clause_book()
@@ -134,22 +133,21 @@ def _example_id(c: Cause) -> str:
     return str(c.fixture["id"]) if c.fixture else c.example.case.id
 
 
+def _smallest(g: FailureGroup) -> Case:
+    return min((ex.result for ex in g.explanations), key=_size).case
+
+
 def _cluster_example(g: FailureGroup, d: Diagnosis) -> str:
     got = d.clusters.get(g.key)
-    if got:
-        return str(got["id"])
-    return min((ex.result for ex in g.explanations), key=_size).case.id
+    return str(got["id"]) if got else _smallest(g).id
 
 
 def _suite_example(d: Diagnosis, g: FailureGroup) -> str:
     """A cluster's smallest suite case, when none could be shrunk: said so, and whether it is
     out of reach (then it is not written: every fixture written is reachable)."""
-    from fives.conformance.reachable import problems
-    from fives.profiles import rules_under
-
-    case = min((ex.result for ex in g.explanations), key=_size).case
-    far = problems(rules_under(d.base, case.game), case.kind, case.input)
-    return f"{case.id} (the suite's case{', a state play cannot reach' if far else ''}: none smaller was found)"
+    case = _smallest(g)
+    far = "" if in_reach(d, case) else ", a state play cannot reach"
+    return f"{case.id} (the suite's case{far}: none smaller was found)"
 
 
 def _size_text(case: dict[str, Any]) -> str:
@@ -199,9 +197,9 @@ def lines(d: Diagnosis) -> list[str]:
     asked = d.requests.get("suite", 0) + (d.fuzz or {}).get("requests", 0) + d.requests.get("shrink", 0)
     out.append(f"{d.failing} failing, {d.explained} explained by {len(d.causes)} cause(s), "
                f"{d.failing - d.explained} not; {d.candidates} candidates, {d.sets_tried} sets tried; "
-               f"{asked} engine requests in {d.seconds:.1f} s" + (f"; the inferred profile breaks {d.combined_broken} passing case(s)"
-                                        if d.combined_broken else "")
-               + ({"time": "; the time ran out (--seconds)", "interrupted": "; interrupted"}.get(d.stopped or "", "")))
+               f"{asked} engine requests in {d.seconds:.1f} s"
+               + (f"; the inferred profile breaks {d.combined_broken} passing case(s)" if d.combined_broken else "")
+               + {"time": "; the time ran out (--seconds)", "interrupted": "; interrupted"}.get(d.stopped or "", ""))
     return out
 
 
@@ -229,13 +227,17 @@ def fixture_text(case: dict[str, Any], title: str) -> str:
     return yaml.safe_dump(doc, sort_keys=False, allow_unicode=True, default_flow_style=None, width=120)
 
 
-def reachable_example(d: Diagnosis, c: Cause) -> bool:
-    """Is the cause's example a state play reaches under the base rules (a shrunk one always is)?"""
+def in_reach(d: Diagnosis, case: Case) -> bool:
+    """Is the case's state one play reaches under the base rules (spec/fuzz.md)?"""
     from fives.conformance.reachable import problems
     from fives.profiles import rules_under
 
-    case = c.example.case
-    return c.fixture is not None or not problems(rules_under(d.base, case.game), case.kind, case.input)
+    return not problems(rules_under(d.base, case.game), case.kind, case.input)
+
+
+def reachable_example(d: Diagnosis, c: Cause) -> bool:
+    """Is the cause's example a state play reaches under the base rules (a shrunk one always is)?"""
+    return c.fixture is not None or in_reach(d, c.example.case)
 
 
 def under_base(d: Diagnosis, doc: dict[str, Any]) -> dict[str, Any]:

@@ -49,16 +49,23 @@ def fuzz_results(engine: Engine, games: list[str], seed: int, draws: int, second
     for e in report.engine_errors:
         if e.what == "error reply":
             expected = fuzzer.oracle.reference.answer(e.kind, e.game, e.input)
-            cid = f"FUZZ-{PREFIX[e.game]}-{e.kind}-refused-{hashlib.sha256(canonical(e.input).encode()).hexdigest()[:12]}"
+            digest = hashlib.sha256(canonical(e.input).encode()).hexdigest()
+            cid = f"FUZZ-{PREFIX[e.game]}-{e.kind}-refused-{digest[:12]}"
             case = Case(cid, e.kind, e.game, (), {"derived": f"fives conformance fuzz: seed {seed}, draw {e.draw}"},
                         e.input, expected, "fuzz")
             out.append(CaseResult(case, "errored", [], Outcome("error", message=e.message)))
             refusals += 1
     stats = {"draws": report.draws, "requests": report.requests, "findings": len(report.findings),
-             "refusals": refusals, "engine_errors": sum(e.count for e in report.engine_errors) - refusals,
-             "seconds": round(report.seconds, 3), "interrupted": report.interrupted,
-             "seed": seed}
+             "refusals": refusals,
+             "engine_errors": sum(e.count for e in report.engine_errors if e.what != "error reply"),
+             "seconds": round(report.seconds, 3), "interrupted": report.interrupted, "seed": seed}
     return out, stats
+
+
+def _spent(d: Diagnosis, oracle: Oracle) -> None:
+    """Count the oracle's engine requests as the shrinking's, and start its count again."""
+    d.requests["shrink"] = d.requests.get("shrink", 0) + oracle.requests
+    oracle.requests = 0
 
 
 def _hunt(engine: Engine, d: Diagnosis, oracle: Oracle, game: str, kind: str, accept: Callable[[Any], bool],
@@ -72,13 +79,13 @@ def _hunt(engine: Engine, d: Diagnosis, oracle: Oracle, game: str, kind: str, ac
         return None
     fuzzer = Fuzzer(engine, [game], [kind], int(d.fuzz.get("seed", 0)), SHRINK_BUDGET, d.base)
     fuzzer.oracle = oracle  # its questions, its reachable states, its idea of "disagrees"
-    before = oracle.requests
     # not the first finding: a later, smaller start shrinks further (the fuzzer's reshrinks);
     # one of at most SMALL placements is small enough to stop for
-    report = fuzzer.run(cases=HUNT_DRAWS, seconds=seconds,
-                        until=lambda rep: any(accept(f) and f.size["placements"] <= SMALL for f in rep.findings))
-    d.requests["shrink"] = d.requests.get("shrink", 0) + oracle.requests - before
-    oracle.requests = before
+    try:
+        report = fuzzer.run(cases=HUNT_DRAWS, seconds=seconds,
+                            until=lambda rep: any(accept(f) and f.size["placements"] <= SMALL for f in rep.findings))
+    finally:
+        _spent(d, oracle)
     if report.interrupted:
         raise KeyboardInterrupt
     from fives.conformance.fuzz.shrink import measure
@@ -158,6 +165,32 @@ def _shrunk(oracle: Oracle, r: CaseResult, budget: int) -> tuple[dict[str, Any],
     return small, sv.expected
 
 
+def _minimal(d: Diagnosis, engine: Engine, oracle: Oracle, tries: list[CaseResult], budget: int,
+             deadline: float | None, accept: Callable[[Any], bool], what: str, about: str,
+             clauses: tuple[str, ...]) -> tuple[CaseResult | None, dict[str, Any] | None]:
+    """(the case shrunk, its fixture case): the first of `tries` (at most TRIES) that `oracle`
+    can ask again and shrink; else a fuzzer finding `accept` takes, drawn against `oracle`
+    (the case is then None); (None, None) when there is neither. `clauses`: for a case that
+    cites none."""
+    for r in tries[:TRIES]:
+        if not (r.case.clauses or clauses):
+            continue
+        try:
+            got = _shrunk(oracle, r, budget)
+        finally:
+            _spent(d, oracle)
+        if got is not None:
+            return r, _case_doc(d, r.case.game, r.case.kind, got[0], got[1], r.case.clauses or clauses,
+                                f"fives conformance diagnose: {what}, shrunk from {r.case.id}", about)
+    # no case could be brought into reach: draw one that shows the same
+    f = _hunt(engine, d, oracle, tries[0].case.game, tries[0].case.kind, accept, deadline)
+    if f is None:
+        return None, None
+    return None, _case_doc(d, f.game, f.kind, f.input, f.expected, tuple(dict.fromkeys([f.clause, *f.tags])),
+                           f"fives conformance diagnose: {what}, drawn by the fuzzer (seed {d.fuzz.get('seed', 0)}, "
+                           f"draw {f.draw}) and shrunk", about)
+
+
 def shrink_examples(d: Diagnosis, engine: Engine, kinds: dict[str, Kind], budget: int = SHRINK_BUDGET,
                     deadline: float | None = None, note: Callable[[str], None] | None = None) -> None:
     """Shrink every cause's example (still showing that cause alone) and every unexplained
@@ -171,51 +204,21 @@ def shrink_examples(d: Diagnosis, engine: Engine, kinds: dict[str, Kind], budget
         scorer = d.scorers[c.candidate.game]
         oracle = cause_oracle(engine, kinds, d.base, scorer.engine((c.candidate,)))
         alone = [r for r in c.explained if scorer.agrees((c.candidate,), r)] or c.explained
-        for r in [c.example, *sorted((r for r in alone if r is not c.example), key=_size)][:TRIES]:
-            try:
-                got = _shrunk(oracle, r, budget)
-            finally:
-                d.requests["shrink"] = d.requests.get("shrink", 0) + oracle.requests
-                oracle.requests = 0
-            if got is not None:
-                c.example = r
-                c.fixture = _case_doc(d, r.case.game, r.case.kind, got[0], got[1], r.case.clauses or c.candidate.clauses,
-                                      f"fives conformance diagnose: {c.candidate.name}, shrunk from {r.case.id}",
-                                      f"Shows {c.candidate.name} alone: the engine answers as that rule does")
-                break
-        if c.fixture is None:  # no suite case could be brought into reach: draw one that shows it
-            f = _hunt(engine, d, oracle, c.example.case.game, c.example.case.kind, lambda f: True, deadline)
-            if f is not None:
-                c.fixture = _case_doc(d, f.game, f.kind, f.input, f.expected, tuple(dict.fromkeys([f.clause, *f.tags])),
-                                      f"fives conformance diagnose: {c.candidate.name}, drawn by the fuzzer "
-                                      f"(seed {d.fuzz.get('seed', 0)}, draw {f.draw}) and shrunk",
-                                      f"Shows {c.candidate.name} alone: the engine answers as that rule does")
+        tries = [c.example, *sorted((r for r in alone if r is not c.example), key=_size)]
+        r, c.fixture = _minimal(d, engine, oracle, tries, budget, deadline, lambda f: True, c.candidate.name,
+                                f"Shows {c.candidate.name} alone: the engine answers as that rule does",
+                                c.candidate.clauses)
+        c.example = r or c.example
     for g in d.unexplained:
         if deadline is not None and time.monotonic() > deadline:
             say("time is up: the clusters left keep the suite's cases")
             return
-        answered = [ex.result for ex in g.explanations if ex.result.status == "failed"]
+        answered = sorted((ex.result for ex in g.explanations if ex.result.status == "failed"), key=_size)
         if not answered:
             continue
-        oracle = pattern_oracle(engine, kinds, d.base, g.key)
-        top = tuple(c for c, _ in g.clauses[:1])
-        for r in sorted(answered, key=_size)[:TRIES]:
-            try:
-                got = _shrunk(oracle, r, budget) if r.case.clauses or top else None
-            finally:
-                d.requests["shrink"] = d.requests.get("shrink", 0) + oracle.requests
-                oracle.requests = 0
-            if got is not None:
-                d.clusters[g.key] = _case_doc(d, r.case.game, r.case.kind, got[0], got[1], r.case.clauses or top,
-                                              f"fives conformance diagnose: cluster {g.key}, shrunk from {r.case.id}",
-                                              f"The smallest case of the cluster {g.key}: no cause explains it")
-                break
-        if g.key not in d.clusters:  # none of its cases could be brought into reach: draw one
-            r = min(answered, key=_size)
-            f = _hunt(engine, d, oracle, r.case.game, r.case.kind, lambda f, k=g.key: f.cause[2] == k, deadline)
-            if f is not None:
-                d.clusters[g.key] = _case_doc(d, f.game, f.kind, f.input, f.expected,
-                                              tuple(dict.fromkeys([f.clause, *f.tags])),
-                                              f"fives conformance diagnose: cluster {g.key}, drawn by the fuzzer "
-                                              f"(seed {d.fuzz.get('seed', 0)}, draw {f.draw}) and shrunk",
-                                              f"A minimal case of the cluster {g.key}: no cause explains it")
+        _, case = _minimal(d, engine, pattern_oracle(engine, kinds, d.base, g.key), answered, budget, deadline,
+                           lambda f, k=g.key: f.cause[2] == k, f"cluster {g.key}",
+                           f"A minimal case of the cluster {g.key}: no cause explains it",
+                           tuple(c for c, _ in g.clauses[:1]))
+        if case is not None:
+            d.clusters[g.key] = case

@@ -14,7 +14,6 @@ removal explains as much and breaks nothing, so the set is the smallest found.
 """
 from __future__ import annotations
 
-import itertools
 import json
 import time
 from dataclasses import dataclass, field
@@ -162,12 +161,9 @@ class Scorer:
     def explained(self, chosen: tuple[Candidate, ...]) -> frozenset[str]:
         return frozenset(r.case.id for r in self.failing if self.agrees(chosen, r))
 
-    def breaks(self, chosen: tuple[Candidate, ...]) -> int:
-        """Passing cases the set answers otherwise (stops counting at the first: 0 or more)."""
-        for r in self.passing:
-            if self.agrees(chosen, r) is False:
-                return 1
-        return 0
+    def breaks(self, chosen: tuple[Candidate, ...]) -> bool:
+        """Does the set answer a passing case otherwise? (It stops at the first: `broken` counts.)"""
+        return any(self.agrees(chosen, r) is False for r in self.passing)
 
     def broken(self, chosen: tuple[Candidate, ...]) -> int:
         return sum(1 for r in self.passing if self.agrees(chosen, r) is False)

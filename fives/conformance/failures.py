@@ -270,8 +270,8 @@ def pattern_lines(results: list[CaseResult], clauses: dict[str, Clause], limit: 
         lines.append(f"  {plural(g.count, 'case')}: {one_line(g.key, 200)}; clauses {g.clause_text()}; "
                      f"e.g. {g.explanations[0].result.case.id}")
     if len(groups) > limit:
-        lines.append(f"  ... and {plural(len(groups) - limit, 'more pattern')} (--report json lists them all, "
-                     "failures_by_pattern)")
+        more, key = ("more group", "failures_by_cause") if cause_of else ("more pattern", "failures_by_pattern")
+        lines.append(f"  ... and {plural(len(groups) - limit, more)} (--report json lists them all, {key})")
     return lines
 
 
