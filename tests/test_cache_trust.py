@@ -18,22 +18,10 @@ from fives.conformance.fixtures import load_cases
 from fives.support import cache_key, paths, schema_memo
 from fives.support.errors import UserError
 from fives.support.reading import read_regular_file
+from test_suite_loading import CASE as SUITE_CASE
 
 KEY = bytes(range(32))
-CASE = """format: fives-fixtures/1
-cases:
-- id: T-1
-  kind: evaluate
-  game: horse-race
-  clauses: [HR-COUNT-1]
-  source: {derived: "test"}
-  input:
-    placements:
-    - {tile: "[1|4]"}
-    - {tile: "[1|1]", to: "[1|4]", side: low}
-    - {tile: "[4|4]", to: "[1|4]", side: high}
-  expect: {sum: 10}
-"""
+CASE = SUITE_CASE.replace("EXPECT", "{sum: 10}")  # the one-case fixture of test_suite_loading
 
 
 @pytest.fixture()

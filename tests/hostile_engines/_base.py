@@ -52,6 +52,17 @@ def hang() -> None:
         time.sleep(3600)
 
 
+def park(pids: str | None) -> None:
+    """Write this process's pid, one line, to `pids` (a test checks it was killed), then sleep."""
+    import os
+
+    if pids:
+        with open(pids, "a", encoding="utf-8") as f:
+            f.write(f"{os.getpid()}\n")
+    while True:
+        time.sleep(3600)
+
+
 def starts(args: argparse.Namespace) -> int:
     """Record this start in --state and return its number (1 for the first start)."""
     if not args.state:

@@ -6,9 +6,8 @@
 Each child writes its pid, one line, to --pids FILE so a test can check it was killed."""
 import os
 import sys
-import time
 
-from _base import hang, log, options, serve
+from _base import hang, log, options, park, serve
 
 args = options(lambda ap: (ap.add_argument("--then", default="exit", choices=["exit", "hang", "end"]),
                            ap.add_argument("--pids")))
@@ -18,11 +17,7 @@ def leak_child():
     sys.stdout.flush()
     sys.stderr.flush()
     if os.fork() == 0:  # the child: same process group, inherits stdout and stderr
-        if args.pids:
-            with open(args.pids, "a", encoding="utf-8") as f:
-                f.write(f"{os.getpid()}\n")
-        while True:
-            time.sleep(3600)
+        park(args.pids)
 
 
 def sabotage(msg, answer, args):

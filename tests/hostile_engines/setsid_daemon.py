@@ -4,9 +4,8 @@ The daemon writes its pid, one line, to --pids FILE and sleeps, holding no pipe 
 only a runner that kills the engine's session or descendants, not just its group, ends it."""
 import os
 import sys
-import time
 
-from _base import options, reply, serve
+from _base import options, park, reply, serve
 
 args = options(lambda ap: ap.add_argument("--pids"))
 
@@ -23,11 +22,7 @@ def daemonize():
     null = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1, 2):
         os.dup2(null, fd)
-    if args.pids:
-        with open(args.pids, "a", encoding="utf-8") as f:
-            f.write(f"{os.getpid()}\n")
-    while True:
-        time.sleep(3600)
+    park(args.pids)
 
 
 def sabotage(msg, answer, args):
