@@ -40,7 +40,7 @@ class BuildPyWithData(build_py):
 
 def prebuild_suite(build_lib: Path) -> None:
     """Parse and validate the bundled suite now, into `fives/_prebuilt/` (issue 21: a fresh
-    machine's first run needs no user cache; fives/conformance/prebuilt.py). It runs the
+    machine's first run needs no user cache; fives/conformance/cases/prebuilt.py). It runs the
     package just assembled in `build_lib`, in a child process with no user cache, and checks
     the suite read back equals the suite read from the sources. Without the run-time
     dependencies in the build environment (see [build-system] requires) the wheel is built
@@ -58,7 +58,7 @@ def prebuild_suite(build_lib: Path) -> None:
     out = build_lib / "fives" / "_prebuilt"
     if out.exists():
         shutil.rmtree(out)
-    done = subprocess.run([sys.executable, "-m", "fives.conformance.prebuilt", str(out)], env=env,
+    done = subprocess.run([sys.executable, "-m", "fives.conformance.cases.prebuilt", str(out)], env=env,
                           cwd=build_lib)
     if done.returncode != 0:
         raise SystemExit("setup.py: building the prebuilt suite failed (see above)")

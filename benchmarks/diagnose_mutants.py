@@ -17,10 +17,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from fives.conformance.fixtures import load_cases
+from fives.conformance.cases.fixtures import load_cases
 from fives.conformance.fuzz.shrink import size
-from fives.conformance.mutants import all_mutants
-from fives.conformance.reachable import problems
+from fives.conformance.mutants.registry import all_mutants
+from fives.conformance.cases.reachable import problems
 from fives.profiles import rules_under
 from fives.rules import load_rules
 from fives.support.paths import ROOT

@@ -13,11 +13,11 @@ import json
 import random
 import time
 
-from fives.conformance import diagnose as dx
-from fives.conformance.drivers import ReferenceEngine
-from fives.conformance.fixtures import load_cases
-from fives.conformance.kinds import load_kinds
-from fives.conformance.mutants import all_mutants
+from fives.conformance.diagnose import diagnosis as dx
+from fives.conformance.engines.drivers import ReferenceEngine
+from fives.conformance.cases.fixtures import load_cases
+from fives.conformance.cases.kinds import load_kinds
+from fives.conformance.mutants.registry import all_mutants
 from fives.conformance.runner import run_cases
 from fives.profiles import random_profile
 

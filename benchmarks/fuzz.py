@@ -2,7 +2,7 @@
 
     python benchmarks/fuzz.py [--seconds 60] [--seed 0] [--in-process] [--mutant NAME ...]
 
-For each mutant of fives/conformance/mutants.py and fives/conformance/play_mutants.py, runs the fuzzer against
+For each mutant of fives/conformance/mutants/registry.py and fives/conformance/mutants/play.py, runs the fuzzer against
 `fives serve --mutant NAME` (through the protocol; `--in-process` uses the mutant engine in
 process instead) until it reports the mutant's clause with a case of at most 4 placements,
 or `--seconds` pass. Then checks the written fixture: it must fail the mutant and pass the
@@ -15,12 +15,12 @@ import argparse
 import sys
 import time
 
-from fives.conformance.drivers import Engine, ReferenceEngine
-from fives.conformance.process import ProcessEngine
-from fives.conformance.fixtures import Case
+from fives.conformance.engines.drivers import Engine, ReferenceEngine
+from fives.conformance.engines.process import ProcessEngine
+from fives.conformance.cases.fixtures import Case
 from fives.conformance.fuzz import Finding, FuzzReport, Fuzzer
-from fives.conformance.kinds import load_kinds
-from fives.conformance.mutants import Mutant, all_mutants
+from fives.conformance.cases.kinds import load_kinds
+from fives.conformance.mutants.registry import Mutant, all_mutants
 from fives.conformance.runner import run_cases
 
 MAX_PLACEMENTS = 4

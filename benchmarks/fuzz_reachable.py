@@ -3,7 +3,7 @@
     python benchmarks/fuzz_reachable.py [--minutes 10] [--jobs 2] [--seed 0] [--out DIR]
 
 The wall budget: --minutes is the total, split evenly across the shipped mutants
-(fives/conformance/mutants.py, all_mutants()). A Pool of --jobs workers fuzzes one mutant each
+(fives/conformance/mutants/registry.py, all_mutants()). A Pool of --jobs workers fuzzes one mutant each
 at a time (in process, both games, every kind) for `seconds = minutes * 60 / mutants * jobs`,
 so all of them together take about --minutes of wall time (plus the shrink in progress when
 a mutant's time runs out, and start-up). Each mutant's findings are written as fixture files
@@ -23,12 +23,12 @@ from multiprocessing import Pool
 from pathlib import Path
 from typing import Any
 
-from fives.conformance.drivers import ReferenceEngine
-from fives.conformance.fixtures import load_cases
+from fives.conformance.engines.drivers import ReferenceEngine
+from fives.conformance.cases.fixtures import load_cases
 from fives.conformance.fuzz import Fuzzer
 from fives.conformance.fuzz.output import write_findings
-from fives.conformance.mutants import all_mutants
-from fives.conformance.reachable import problems
+from fives.conformance.mutants.registry import all_mutants
+from fives.conformance.cases.reachable import problems
 from fives.rules import game_ids, load_rules
 
 

@@ -18,12 +18,12 @@ import sys
 import time
 from collections import Counter
 
-from fives.conformance.drivers import Engine, ReferenceEngine
-from fives.conformance.process import OneShotEngine, ProcessEngine
-from fives.conformance.fixtures import load_cases
-from fives.conformance.kinds import load_kinds
+from fives.conformance.engines.drivers import Engine, ReferenceEngine
+from fives.conformance.engines.process import OneShotEngine, ProcessEngine
+from fives.conformance.cases.fixtures import load_cases
+from fives.conformance.cases.kinds import load_kinds
 from fives.conformance.runner import run_cases
-from fives.conformance.selection import CaseFilters
+from fives.conformance.cases.selection import CaseFilters
 
 
 def measure(engine: Engine, cases: list, kinds: dict, jobs: int = 1) -> tuple[float, Counter[str], list[str]]:

@@ -29,11 +29,11 @@ from pathlib import Path
 from typing import Any, Callable
 
 from fives.support import paths
-from fives.conformance import prebuilt
-from fives.conformance.fixture_cache import FixtureCache
-from fives.conformance.fixtures import PERFT_FORMAT, Case, display_name, fixture_files, load_cases, perft_cases
+from fives.conformance.cases import prebuilt
+from fives.conformance.cases.fixture_cache import FixtureCache
+from fives.conformance.cases.fixtures import PERFT_FORMAT, Case, display_name, fixture_files, load_cases, perft_cases
 from fives.support.reading import parse_text, read_text
-from fives.conformance.kinds import load_kinds
+from fives.conformance.cases.kinds import load_kinds
 
 
 def old_load() -> list[Case]:

@@ -105,7 +105,7 @@ def test_play_and_replay_commands(tmp_path: Path) -> None:
 
 
 def test_the_abandoned_fixtures_pass_and_catch_a_missing_rule() -> None:
-    from fives.conformance.kinds.play import run_match_end
+    from fives.conformance.cases.kinds.play import run_match_end
 
     cases = {c["id"]: c for c in json.loads(json.dumps(
         __import__("yaml").safe_load((ROOT / "conformance/fixtures/play/abandoned.yaml").read_text("utf-8"))))["cases"]}

@@ -111,7 +111,7 @@ def test_cli_stream_is_the_same_with_and_without_the_accelerator() -> None:
 
 @pytest.mark.slow  # over 0.45 s: left out of the quick subset (pytest -m 'not slow')
 def test_every_evaluate_case_of_the_suite_is_the_same_through_both_paths(fast) -> None:
-    from fives.conformance.fixtures import load_cases
+    from fives.conformance.cases.fixtures import load_cases
 
     answered = 0
     for case in load_cases(None):

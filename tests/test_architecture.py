@@ -10,6 +10,9 @@ the module it loads. Then:
   a higher layer, and the parts (conformance, draw, puzzles) import each other only along
   the declared edges;
 - the core never imports drawing or conformance code at module level;
+- inside `fives/conformance/`, the folders are layered too: cases -> engines -> runner ->
+  mutants -> reports -> fuzz -> diagnose -> the pytest plugin, each importing only its own
+  layer and those below, and every conformance module belongs to one of them;
 - no module passes ~400 lines unless a comment at its top says why.
 """
 from __future__ import annotations
@@ -33,6 +36,19 @@ PART_EDGES = {("draw", "puzzles"),  # the puzzle book draws puzzle sets (and rep
 #: the one upward import, inside a function: `Layout._repr_svg_` draws the layout for Jupyter,
 #: as python-chess's `Board._repr_svg_` imports `chess.svg` (the core still loads without it)
 LATE_UPWARD = {("fives.layout", "fives.draw.svg"), ("fives.layout", "fives.draw.geometry")}
+#: the layers inside fives/conformance/ (docs/architecture.md), lowest first: each a list of
+#: module prefixes under fives.conformance; the package's own __init__ (the moved-path finder
+#: and `names_of`) sits below them all
+CONFORMANCE_LAYERS: list[tuple[str, tuple[str, ...]]] = [
+    ("cases", ("cases", "golden")),  # the case data and the generators that write it
+    ("engines", ("engines",)),  # talking to an engine under test
+    ("runner", ("runner", "bisect", "stopping")),  # running cases through an engine
+    ("mutants", ("mutants",)),  # engines with a planted misreading or variant, checked by the runner
+    ("reports", ("reports",)),  # what a run says
+    ("fuzz", ("fuzz",)),  # new cases from random play, explained as reports explain failures
+    ("diagnose", ("diagnose",)),  # from failures to causes
+    ("plugin", ("pytest_plugin",)),  # every case as a pytest item
+]
 #: module size above which the top of the file must say why
 MAX_LINES = 400
 
@@ -155,6 +171,40 @@ def test_imports_point_one_way() -> None:
         elif layer(a) == layer(b) == PARTS and part(a) != part(b) and (part(a), part(b)) not in PART_EDGES:
             wrong.append(f"{a} -> {b} (part {part(a)} may not import part {part(b)})")
     assert not wrong, "\n".join(wrong)
+
+
+def conformance_layer(module: str) -> int | None:
+    """The inner layer of a fives.conformance module (-1: the package itself), None outside it."""
+    if module == "fives.conformance":
+        return -1
+    if not module.startswith("fives.conformance."):
+        return None
+    head = module.split(".")[2]
+    for i, (_, prefixes) in enumerate(CONFORMANCE_LAYERS):
+        if head in prefixes:
+            return i
+    raise AssertionError(f"{module} is in no layer of CONFORMANCE_LAYERS (docs/architecture.md)")
+
+
+def test_every_conformance_module_has_a_layer() -> None:
+    placed = [m for m in modules() if conformance_layer(m) is not None]
+    assert len(placed) > 60
+    assert conformance_layer("fives.conformance.cases.fixtures") < conformance_layer("fives.conformance.runner")
+
+
+def test_conformance_layers_point_one_way() -> None:
+    wrong = []
+    names = ["the package"] + [n for n, _ in CONFORMANCE_LAYERS]
+    for (a, b) in sorted(edges()):
+        la, lb = conformance_layer(a), conformance_layer(b)
+        if la is not None and lb is not None and lb > la:
+            wrong.append(f"{a} ({names[la + 1]}) -> {b} ({names[lb + 1]}): a lower layer imports a higher one")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_conformance_top_stays_small() -> None:
+    loose = [p.name for p in (PACKAGE / "conformance").glob("*.py")]
+    assert len(loose) <= 10, f"fives/conformance/ has {len(loose)} loose modules: {sorted(loose)}"
 
 
 def test_core_loads_no_drawing_or_conformance_code() -> None:

@@ -8,9 +8,9 @@ import pytest
 import yaml
 
 from fives.conformance.bisect import Asker, bisect, report
-from fives.conformance.drivers import ReferenceEngine
+from fives.conformance.engines.drivers import ReferenceEngine
 from fives.evaluation import evaluate
-from fives.conformance.mutants import all_mutants
+from fives.conformance.mutants.registry import all_mutants
 from fives.support.paths import ROOT
 from fives.rules import load_rules
 
@@ -108,7 +108,7 @@ class DoublesOpenOnly(ReferenceEngine):
             self.handshake.capabilities = [c for c in self.handshake.capabilities if c != "legal-placements"]
 
     def run(self, case):
-        from fives.conformance.drivers import Outcome
+        from fives.conformance.engines.drivers import Outcome
         out = super().run(case)
         if case.kind == "perft" and case.input["placements"] == [] and out.status == "ok":
             doubles = [r for r in (evaluate(case.game, [{"tile": f"[{v}|{v}]"}]) for v in range(7))]

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from fives.conformance import fixture_cache, fixtures, prebuilt
-from fives.conformance.fixture_cache import FORMAT, FixtureCache, entry_mac
-from fives.conformance.fixtures import load_cases
+from fives.conformance.cases import fixture_cache, fixtures, prebuilt
+from fives.conformance.cases.fixture_cache import FORMAT, FixtureCache, entry_mac
+from fives.conformance.cases.fixtures import load_cases
 from fives.support import cache_key, paths, schema_memo
 from fives.support.errors import UserError
 from fives.support.reading import read_regular_file
@@ -302,7 +302,7 @@ def test_the_prebuilt_suite_is_the_suite_and_an_edit_misses(home: Path, monkeypa
 
 
 def test_a_prebuilt_folder_is_used_by_default_only_when_the_package_has_one(home: Path) -> None:
-    assert paths.prebuilt_dir() is None or (paths.prebuilt_dir() / "..").resolve() == Path(fixtures.__file__).parents[1]
+    assert paths.prebuilt_dir() is None or (paths.prebuilt_dir() / "..").resolve() == Path(fixtures.__file__).parents[2]
     store = fixtures.default_cache()
     assert store is not None and store.folder == home / "cache" / "fixtures"
 
@@ -329,7 +329,7 @@ def test_a_tampered_extracted_copy_of_the_data_is_not_used(home: Path) -> None:
     import sys
     import zipfile
 
-    root = Path(fixtures.__file__).parents[2]
+    root = Path(fixtures.__file__).parents[3]
     archive = home / "fives.zip"
     with zipfile.ZipFile(archive, "w") as z:
         for f in sorted((root / "fives").rglob("*")):

@@ -1,4 +1,4 @@
-"""Failures grouped by cause when the causes are known (fives/conformance/causes.py,
+"""Failures grouped by cause when the causes are known (fives/conformance/reports/causes.py,
 spec/reports.md): from a diagnosis (`conformance run --diagnosis FILE`) or from a rules profile
 (`--rules P`: the parameter of P that changes each failing case)."""
 from __future__ import annotations
@@ -12,10 +12,10 @@ import yaml
 from click.testing import CliRunner
 
 from fives.cli import main
-from fives.conformance import diagnose as dx
-from fives.conformance.drivers import ReferenceEngine
-from fives.conformance.fixtures import load_cases
-from fives.conformance.kinds import load_kinds
+from fives.conformance.diagnose import diagnosis as dx
+from fives.conformance.engines.drivers import ReferenceEngine
+from fives.conformance.cases.fixtures import load_cases
+from fives.conformance.cases.kinds import load_kinds
 from fives.conformance.runner import run_cases
 from fives.profiles import make_profile
 

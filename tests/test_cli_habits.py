@@ -21,7 +21,7 @@ from click.testing import CliRunner, Result
 
 from fives.cli import main
 from fives.support import paths
-from fives.conformance.last_failed import FORMAT, store_path
+from fives.conformance.reports.last_failed import FORMAT, store_path
 from fives.support.colour import paint, wants_colour
 from fives.support.progress import Progress
 from fives.support.suggest import did_you_mean

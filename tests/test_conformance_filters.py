@@ -11,7 +11,7 @@ from click.testing import CliRunner, Result
 
 from fives.support import paths
 from fives.cli import main
-from fives.conformance.fixtures import load_cases
+from fives.conformance.cases.fixtures import load_cases
 
 SNIFF_FIGURES = str(paths.FIXTURES / "seed" / "american-sniff-figures.yaml")
 

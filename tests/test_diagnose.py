@@ -1,4 +1,4 @@
-"""`fives conformance diagnose` (fives/conformance/diagnose.py, spec/diagnose.md): planted
+"""`fives conformance diagnose` (fives/conformance/diagnose/diagnosis.py, spec/diagnose.md): planted
 rule variants and mutants are named, nothing else; the rest is clustered."""
 from __future__ import annotations
 
@@ -12,13 +12,13 @@ import time
 import pytest
 import yaml
 
-from fives.conformance import diagnose as dx
-from fives.conformance.drivers import ReferenceEngine
-from fives.conformance.fixtures import load_cases
-from fives.conformance.kinds import load_kinds
-from fives.conformance.mutants import all_mutants
+from fives.conformance.diagnose import diagnosis as dx
+from fives.conformance.engines.drivers import ReferenceEngine
+from fives.conformance.cases.fixtures import load_cases
+from fives.conformance.cases.kinds import load_kinds
+from fives.conformance.mutants.registry import all_mutants
 from fives.conformance.runner import run_cases
-from fives.conformance.reachable import problems
+from fives.conformance.cases.reachable import problems
 from fives.profiles import make_profile, random_profile
 from fives.rules import load_rules
 from fives.support.paths import ROOT
@@ -163,7 +163,7 @@ def test_ctrl_c_stops_with_what_was_found(tmp_path):
 
 
 def test_ctrl_c_in_the_search_keeps_the_causes_taken():
-    from fives.conformance.diagnose_search import Candidate, select
+    from fives.conformance.diagnose.search import Candidate, select
 
     class Scorer:  # explains one failure per candidate taken, then Ctrl-C on the third set
         game, failing = "horse-race", ["a", "b"]

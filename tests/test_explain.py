@@ -1,4 +1,4 @@
-"""fives/conformance/explain.py: a difference per element and key, agreeing with each kind's comparer."""
+"""fives/conformance/reports/explain.py: a difference per element and key, agreeing with each kind's comparer."""
 from __future__ import annotations
 
 import copy
@@ -8,10 +8,10 @@ from typing import Any
 import pytest
 
 from fives.support import paths
-from fives.conformance.drivers import ReferenceEngine
-from fives.conformance.explain import Difference, explain
-from fives.conformance.fixtures import load_cases
-from fives.conformance.kinds import load_kinds
+from fives.conformance.engines.drivers import ReferenceEngine
+from fives.conformance.reports.explain import Difference, explain
+from fives.conformance.cases.fixtures import load_cases
+from fives.conformance.cases.kinds import load_kinds
 
 
 def lines(kind: str, expected: Any, actual: Any) -> list[str]:

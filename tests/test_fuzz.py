@@ -7,13 +7,13 @@ import sys
 import pytest
 import yaml
 
-from fives.conformance.drivers import ReferenceEngine
-from fives.conformance.fixtures import load_cases
+from fives.conformance.engines.drivers import ReferenceEngine
+from fives.conformance.cases.fixtures import load_cases
 from fives.conformance.fuzz import Fuzzer
 from fives.conformance.fuzz.oracle import diff_key, signature
 from fives.conformance.fuzz.output import write_findings
-from fives.conformance.kinds import load_kinds
-from fives.conformance.mutants import all_mutants
+from fives.conformance.cases.kinds import load_kinds
+from fives.conformance.mutants.registry import all_mutants
 from fives.support.paths import ROOT
 from fives.conformance.runner import run_cases
 
@@ -150,7 +150,7 @@ class CrashingEngine(ReferenceEngine):
     `evaluate` of more than 3 placements."""
 
     def run(self, case):
-        from fives.conformance.drivers import Outcome
+        from fives.conformance.engines.drivers import Outcome
         if case.kind == "turn":
             return Outcome("error", message="engine closed its input (exit code -11)")
         if case.kind == "evaluate" and isinstance(case.input.get("placements"), list) \
@@ -175,7 +175,7 @@ class OpeningRefuser(ReferenceEngine):
     """An engine with a house rule: only a double may open (every other opening is refused)."""
 
     def run(self, case):
-        from fives.conformance.drivers import Outcome
+        from fives.conformance.engines.drivers import Outcome
         out = super().run(case)
         placements = case.input.get("placements") if case.kind == "evaluate" else None
         if isinstance(placements, list) and placements and isinstance(placements[0], dict):

@@ -17,12 +17,12 @@ import yaml
 from click.testing import CliRunner
 
 from fives.cli import main
-from fives.conformance.fixtures import lint, load_cases
+from fives.conformance.cases.fixtures import lint, load_cases
 from fives.conformance.golden.generate import generate
 from fives.conformance.golden.idset import IdSet
 from fives.conformance.golden.manifest import SUITE_FORMAT, check_fixture_roots, verify_suite
 from fives.support.errors import UserError
-from fives.conformance.kinds import load_kinds
+from fives.conformance.cases.kinds import load_kinds
 from fives.support.paths import CONFORMANCE
 from fives.rules import load_rules
 

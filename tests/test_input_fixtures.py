@@ -8,11 +8,11 @@ import sys
 
 import pytest
 
-from fives.conformance.process import ProcessEngine
-from fives.conformance.drivers import ReferenceEngine
+from fives.conformance.engines.process import ProcessEngine
+from fives.conformance.engines.drivers import ReferenceEngine
 from fives.evaluation import evaluate
-from fives.conformance.fixtures import lint, load_cases
-from fives.conformance.kinds import load_kinds
+from fives.conformance.cases.fixtures import lint, load_cases
+from fives.conformance.cases.kinds import load_kinds
 from fives.support.paths import FIXTURES, ROOT
 from fives.conformance.runner import run_cases
 

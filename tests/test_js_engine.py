@@ -12,7 +12,7 @@ import pytest
 
 from conftest import random_layout
 from fives.evaluation import evaluate
-from fives.conformance.fixtures import load_cases
+from fives.conformance.cases.fixtures import load_cases
 from fives.support.paths import FIXTURES, ROOT
 from fives.tiles import ALL_TILES, Side
 

@@ -11,7 +11,7 @@ import fives
 from fives.support.errors import UserError
 from fives.layout import IllegalCode, IllegalPlacement, Layout, Placement
 from fives.moves import PLACEMENT_OF, move_code
-from fives.conformance.mutants import LAYOUT_MUTANTS
+from fives.conformance.mutants.registry import LAYOUT_MUTANTS
 from fives.rules import load_rules
 from fives.tiles import ALL_TILES, Side, parse_tile, tile
 

@@ -6,8 +6,8 @@ import sys
 
 import pytest
 
-from fives.conformance.fixtures import load_cases
-from fives.conformance.mutants import all_mutants, run_mutant
+from fives.conformance.cases.fixtures import load_cases
+from fives.conformance.mutants.registry import all_mutants, run_mutant
 from fives.support.paths import FIXTURES, ROOT
 
 CASES = load_cases([FIXTURES])  # hand-written and seed fixtures: each mutant must die here already

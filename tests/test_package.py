@@ -102,8 +102,8 @@ def test_fives_evaluate_is_the_function_and_its_module_has_another_name(tmp_path
 
 # -- start-up: what gets imported --------------------------------------------------------------
 
-HEAVY = ("jsonschema", "fastjsonschema", "z3", "click", "xml", "urllib.request", "http", "fives.conformance.reports",
-         "fives.conformance.drivers", "fives.conformance.runner", "fives.draw.svg")
+HEAVY = ("jsonschema", "fastjsonschema", "z3", "click", "xml", "urllib.request", "http", "fives.conformance.reports.formats",
+         "fives.conformance.engines.drivers", "fives.conformance.runner", "fives.draw.svg")
 
 
 def loaded_after(code: str, cwd: Path, env: dict[str, str] | None = None) -> set[str]:

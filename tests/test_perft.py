@@ -17,7 +17,7 @@ import simple_evaluator as simple  # noqa: E402
 
 import fives.perft as perft_module  # noqa: E402
 from fives.layout import IllegalPlacement, Layout, Placement  # noqa: E402
-from fives.conformance.mutants import LAYOUT_MUTANTS  # noqa: E402
+from fives.conformance.mutants.registry import LAYOUT_MUTANTS  # noqa: E402
 from fives.perft import PerftResult, divide, perft  # noqa: E402
 from fives.rules import load_rules  # noqa: E402
 from fives.tiles import ALL_TILES, Side, parse_tile  # noqa: E402
@@ -142,8 +142,8 @@ def test_one_walker_serves_mutant_layouts(mutant) -> None:
 
 
 def test_slow_tag_comes_from_the_case_not_its_claim() -> None:
-    from fives.conformance.fixtures import cases_of
-    from fives.conformance.kinds.perft import is_slow
+    from fives.conformance.cases.fixtures import cases_of
+    from fives.conformance.cases.kinds.perft import is_slow
 
     assert not is_slow("horse-race", [], 4) and is_slow("horse-race", [], 5)  # 49,770 and ~700,000 nodes
     assert is_slow("horse-race", [], 9)

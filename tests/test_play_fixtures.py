@@ -12,11 +12,11 @@ from typing import Any
 import jsonschema
 import pytest
 
-from fives.conformance.play_mutants import PLAY_MUTANTS
+from fives.conformance.mutants.play import PLAY_MUTANTS
 import yaml
 
-from fives.conformance.kinds import load_kinds
-from fives.conformance.kinds.play import compare_subset
+from fives.conformance.cases.kinds import load_kinds
+from fives.conformance.cases.kinds.play import compare_subset
 from fives.rules import load_rules
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -81,7 +81,7 @@ def test_turn_compare_checks_the_error_code() -> None:
     assert any("unexpected error" in d for d in _diffs(missing, {}))
 
 
-# -- the misreadings, one hook each: the shipped mutant engines (fives/conformance/play_mutants.py) ------------
+# -- the misreadings, one hook each: the shipped mutant engines (fives/conformance/mutants/play.py) ------------
 _BY_NAME = {m.name: m for m in PLAY_MUTANTS}
 MISREADINGS = {
     "remainder 2 rounded up": _BY_NAME["remainder-2-rounds-up"].hooks(),

@@ -1,4 +1,4 @@
-"""fives/conformance/reachable.py: the conditions a state must meet to be reached by play
+"""fives/conformance/cases/reachable.py: the conditions a state must meet to be reached by play
 from a deal (spec/fuzz.md, Reachable states), over hand-made states, every shipped fixture
 and golden case, the fuzzer's generators and a short fuzz of every mutant."""
 from __future__ import annotations
@@ -8,13 +8,13 @@ from collections import Counter
 
 import pytest
 
-from fives.conformance.drivers import ReferenceEngine
-from fives.conformance.fixtures import load_cases
+from fives.conformance.engines.drivers import ReferenceEngine
+from fives.conformance.cases.fixtures import load_cases
 from fives.conformance.fuzz import Fuzzer
 from fives.conformance.fuzz.output import write_findings
 from fives.conformance.fuzz.small import small_legal, small_turn
-from fives.conformance.mutants import all_mutants
-from fives.conformance.reachable import complete, problems, repair
+from fives.conformance.mutants.registry import all_mutants
+from fives.conformance.cases.reachable import complete, problems, repair
 from fives.profiles import rules_under
 from fives.rules import load_rules
 from fives.tiles import ALL_TILES

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from fives.cli import main
 from fives.support.errors import UserError
-from fives.conformance.report_diff import compare_reports
+from fives.conformance.reports.diff import compare_reports
 
 ROOT = Path(__file__).resolve().parents[1]
 

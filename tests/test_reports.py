@@ -1,5 +1,5 @@
 """Reports: explained failures, failures grouped by clause, sanitised engine text in every
-format, several engines side by side (fives/conformance/reports.py, fives/conformance/failures.py, fives/support/sanitize.py)."""
+format, several engines side by side (fives/conformance/reports/formats.py, fives/conformance/reports/failures.py, fives/support/sanitize.py)."""
 from __future__ import annotations
 
 import json
@@ -12,10 +12,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fives.conformance.drivers import Handshake, Outcome
-from fives.conformance.failures import EngineRun
-from fives.conformance.fixtures import Case
-from fives.conformance.reports import FORMATS, SEVERAL, human, human_several, to_json, to_junit, to_markdown
+from fives.conformance.engines.drivers import Handshake, Outcome
+from fives.conformance.reports.failures import EngineRun
+from fives.conformance.cases.fixtures import Case
+from fives.conformance.reports.formats import FORMATS, SEVERAL, human, human_several, to_json, to_junit, to_markdown
 from fives.conformance.runner import CaseResult
 from fives.support.sanitize import escape_controls, json_safe, markdown_cell, one_line
 
@@ -118,7 +118,7 @@ def test_markdown_escapes_html_pipes_and_newlines() -> None:
 
 
 def test_failing_clauses_are_ranked_by_consistency() -> None:
-    from fives.conformance.failures import failures_by_clause, load_clause_book
+    from fives.conformance.reports.failures import failures_by_clause, load_clause_book
     # HR-SPIN-2: cited by every case, fails in 3 of 30; HR-COUNT-2: fails in 9 of 10; HR-CONT-5: 1 of 1
     rs = [failed(f"A{i}", clauses=("HR-SPIN-2", "HR-COUNT-2")) for i in range(9)]
     rs += [passed("B", clauses=("HR-SPIN-2", "HR-COUNT-2"))]
@@ -202,7 +202,7 @@ serve(sabotage)
 
 @pytest.mark.slow  # over 0.45 s: left out of the quick subset (pytest -m 'not slow')
 def test_hostile_engine_text_in_every_format(tmp_path: Path) -> None:
-    from fives.conformance.fixtures import load_cases
+    from fives.conformance.cases.fixtures import load_cases
     root = Path(__file__).resolve().parents[1]
     fixture = root / "conformance" / "fixtures" / "seed" / "american-sniff-figures.yaml"
     ids = [c.id for c in load_cases([fixture])][:4]
@@ -247,7 +247,7 @@ def miscounted(cid: str) -> CaseResult:
 
 
 def test_failures_group_by_pattern_each_case_once() -> None:
-    from fives.conformance.failures import group_failures, load_clause_book
+    from fives.conformance.reports.failures import group_failures, load_clause_book
     groups = group_failures([miscounted("E-1"), miscounted("E-2"), *results()], load_clause_book())
     assert [(g.key, g.count) for g in groups] == [
         ("contributions[].value: number -> number", 2),
@@ -276,7 +276,7 @@ def test_html_draws_each_failing_layout_with_the_differing_tile_marked() -> None
 
 
 def test_caps_say_how_many_more_and_where() -> None:
-    from fives.conformance import html_patterns
+    from fives.conformance.reports import html_patterns
     many = [miscounted(f"E-{i:03d}") for i in range(html_patterns.PATTERN_CASES + 5)]
     page = FORMATS["html"](many, HS, False)
     assert "… and 5 more cases with this pattern, not listed here" in page

@@ -13,12 +13,12 @@ import yaml
 from click.testing import CliRunner, Result
 
 from fives.cli import main
-from fives.conformance.drivers import ReferenceEngine, profile_from_message, rules_message
-from fives.conformance.expected_under import plan_under
-from fives.conformance.kinds import load_kinds
-from fives.conformance.process import ProcessEngine
+from fives.conformance.engines.drivers import ReferenceEngine, profile_from_message, rules_message
+from fives.conformance.cases.expected_under import plan_under
+from fives.conformance.cases.kinds import load_kinds
+from fives.conformance.engines.process import ProcessEngine
 from fives.conformance.runner import run_cases
-from fives.conformance.selection import CaseFilters, load_selection
+from fives.conformance.cases.selection import CaseFilters, load_selection
 from fives.profiles import load_profile, random_profile, rules_under, shipped_profiles
 from fives.support import paths
 

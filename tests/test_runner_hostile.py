@@ -17,8 +17,8 @@ from typing import Any
 
 import pytest
 
-from fives.conformance.deadline import DeadlineRunner
-from fives.conformance.fixtures import load_cases
+from fives.conformance.engines.deadline import DeadlineRunner
+from fives.conformance.cases.fixtures import load_cases
 from fives.support.paths import ROOT
 
 from test_runner_robustness import Run, engine  # noqa: E402 - the same engines and run record

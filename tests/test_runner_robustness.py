@@ -21,8 +21,8 @@ import yaml
 from click.testing import CliRunner
 
 from fives.cli import main
-from fives.conformance.fixtures import load_cases
-from fives.conformance.kinds import load_kinds
+from fives.conformance.cases.fixtures import load_cases
+from fives.conformance.cases.kinds import load_kinds
 from fives.support.paths import ROOT
 
 HOSTILE = Path(__file__).parent / "hostile_engines"

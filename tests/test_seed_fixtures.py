@@ -3,12 +3,12 @@ from __future__ import annotations
 
 import pytest
 
-from fives.conformance.fixtures import lint, load_cases
-from fives.conformance.kinds import load_kinds
+from fives.conformance.cases.fixtures import lint, load_cases
+from fives.conformance.cases.kinds import load_kinds
 from fives.layout import IllegalCode
 from fives.support.paths import FIXTURES, SEEDS
 from fives.rules import load_rules
-from fives.conformance.seed_examples import extract
+from fives.conformance.cases.seed_examples import extract
 
 KINDS = load_kinds()
 CASES = load_cases()

@@ -163,7 +163,7 @@ def test_there_are_evaluate_fixtures() -> None:
 
 @pytest.mark.parametrize("case", EVALUATE_CASES)
 def test_fixture_agrees(case: dict) -> None:
-    from fives.conformance.kinds.evaluate import compare
+    from fives.conformance.cases.kinds.evaluate import compare
 
     records = case["input"]["placements"]
     want, got = evaluate(case["game"], records), simple.evaluate(case["game"], records)

@@ -13,17 +13,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fives.conformance import fixtures
+from fives.conformance.cases import fixtures
 
 from fives.support import paths
 from fives.support.errors import UserError
-from fives.conformance.fixture_cache import FixtureCache, cache_dir
-from fives.conformance.fixtures import Schemas, load_cases
-from fives.conformance.kinds import canonical, load_kinds, same
-from fives.conformance.kinds.play import compare_subset
+from fives.conformance.cases.fixture_cache import FixtureCache, cache_dir
+from fives.conformance.cases.fixtures import Schemas, load_cases
+from fives.conformance.cases.kinds import canonical, load_kinds, same
+from fives.conformance.cases.kinds.play import compare_subset
 from fives.conformance.runner import judge
-from fives.conformance.drivers import ReferenceEngine
-from fives.conformance.schema_check import SchemaSet
+from fives.conformance.engines.drivers import ReferenceEngine
+from fives.conformance.cases.schema_check import SchemaSet
 
 FIGURES = paths.FIXTURES / "seed" / "american-sniff-figures.yaml"
 PLAY = paths.FIXTURES / "play"

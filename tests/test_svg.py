@@ -20,10 +20,10 @@ import pytest
 
 from fives.support import paths
 from fives.evaluation import build_layout
-from fives.conformance.fixtures import load_cases
+from fives.conformance.cases.fixtures import load_cases
 from fives.draw.geometry import DEFAULT_PAGE, Box, arrange
 from fives.layout import Layout
-from fives.conformance.seed_examples import extract
+from fives.conformance.cases.seed_examples import extract
 from fives.draw.svg import layout_marks, render_layout
 from fives.tiles import Side, parse_tile
 

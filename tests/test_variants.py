@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from fives.conformance.kinds import load_kinds
+from fives.conformance.cases.kinds import load_kinds
 from fives.layout import IllegalPlacement, Layout
 from fives.match import Match
 from fives.profiles import DIMENSIONS, alternatives, make_profile, rules_under, shipped_profiles
@@ -261,7 +261,7 @@ def test_self_play_ends_under_every_single_value() -> None:
 
 # -- the variant fixtures ---------------------------------------------------------------------
 def variant_cases() -> list[Any]:
-    from fives.conformance.fixtures import load_cases
+    from fives.conformance.cases.fixtures import load_cases
 
     return load_cases([ROOT / "conformance" / "fixtures" / "variants"], cache=False)
 
@@ -307,7 +307,7 @@ def test_the_variant_fixtures_pass_through_the_protocol() -> None:
 
 
 def test_an_engine_without_the_rules_capability_skips_variant_cases() -> None:
-    from fives.conformance.drivers import Engine, Handshake, ReferenceEngine
+    from fives.conformance.engines.drivers import Engine, Handshake, ReferenceEngine
 
     cases = variant_cases()
     caps = sorted({k.capability for k in KINDS.values()})

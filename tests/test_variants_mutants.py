@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from fives.conformance.fixtures import load_cases
-from fives.conformance.kinds import load_kinds
-from fives.conformance.mutants import all_mutants
+from fives.conformance.cases.fixtures import load_cases
+from fives.conformance.cases.kinds import load_kinds
+from fives.conformance.mutants.registry import all_mutants
 from fives.profiles import make_profile, rules_under
 from fives.rules import load_rules
 

@@ -1,6 +1,6 @@
 """Regenerate conformance/fixtures/seed/ and conformance/fixtures/illegal/ from the seeds.
 
-The figure cases are lifted from the seed text itself (fives.conformance.seed_examples), not computed by
+The figure cases are lifted from the seed text itself (fives.conformance.cases.seed_examples), not computed by
 the engine; the prose examples and illegal placements are written out here by hand, each
 with the passage it comes from. Run: python conformance/tools/make_seed_fixtures.py
 """
@@ -14,8 +14,8 @@ import yaml
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from fives.conformance.clauses import load_clauses  # noqa: E402
-from fives.conformance.seed_examples import extract, sections  # noqa: E402
+from fives.conformance.cases.clauses import load_clauses  # noqa: E402
+from fives.conformance.cases.seed_examples import extract, sections  # noqa: E402
 
 SEEDS = {"american-sniff": "000_751b9fb83a3774b3.txt", "horse-race": "001_4a8ab5b829773601.txt"}
 PREFIX = {"american-sniff": "SN", "horse-race": "HR"}

@@ -23,7 +23,7 @@ from typing import Any, Iterator
 
 import yaml
 
-from fives.conformance.kinds import load_kinds
+from fives.conformance.cases.kinds import load_kinds
 from fives.match import DRAW, PASS, PLACE, Action, Match
 from fives.profiles import Profile, alternatives, alternative_overrides, dimensions, make_profile, rules_under
 from fives.rules import GameRules

@@ -9,8 +9,8 @@ from typing import Any, Callable
 import click
 
 from fives.cli._samples import fixture_roots
-from fives.conformance.drivers import EngineStartError
-from fives.conformance.process import make_engine
+from fives.conformance.engines.drivers import EngineStartError
+from fives.conformance.engines.process import make_engine
 from fives.support.errors import (
     EXIT_BAD_INPUT,
     EXIT_ENGINE,
@@ -19,12 +19,12 @@ from fives.support.errors import (
     EXIT_TERMINATED,
     UserError,
 )
-from fives.conformance.fixtures import lint, load_cases
+from fives.conformance.cases.fixtures import lint, load_cases
 from fives.support.writing import write_output
-from fives.conformance.kinds import load_kinds
+from fives.conformance.cases.kinds import load_kinds
 from fives.support.progress import Progress
-from fives.conformance.causes import diagnosis_causes, run_causes
-from fives.conformance.reports import FORMATS, human
+from fives.conformance.reports.causes import diagnosis_causes, run_causes
+from fives.conformance.reports.formats import FORMATS, human
 from fives.conformance.runner import (
     CaseResult,
     ResultStream,
@@ -37,10 +37,10 @@ from fives.conformance.runner import (
     signals_held,
     write_known_failures,
 )
-from fives.conformance.selection import CaseFilters, listing, load_selection
+from fives.conformance.cases.selection import CaseFilters, listing, load_selection
 from fives.cli._case_filters import case_filter_options
 from fives.cli._document import document_out
-from fives.conformance.fixtures import Case
+from fives.conformance.cases.fixtures import Case
 from fives.conformance.stopping import StopRun, stop_after
 from fives.support.colour import wants_colour
 from fives.support.wording import plural
@@ -141,7 +141,7 @@ def run_cmd(commands: tuple[str, ...], oneshot: bool, timeout: float | None, job
         diagnosed = diagnosis_causes(diagnosis_path)
     plan = None
     if profile is not None:  # the expectations under the profile, from the reference engine under it
-        from fives.conformance.expected_under import plan_under
+        from fives.conformance.cases.expected_under import plan_under
         cases, plan = plan_under(profile, cases, kinds, unchanged_only)
     if len(commands) > 1:
         from fives.cli.several_engines import run_several
@@ -200,7 +200,7 @@ def run_cmd(commands: tuple[str, ...], oneshot: bool, timeout: float | None, job
                 if write_known:
                     n = write_known_failures(write_known, done)
                     click.echo(f"wrote {n} known failure{_s(n)} to {write_known}", file=sys.stderr)
-                from fives.conformance.last_failed import update
+                from fives.conformance.reports.last_failed import update
                 cache_note = update(command, done)
                 if cache_note and verbosity >= 0:
                     click.echo(f"fives: note: {cache_note}", err=True)
@@ -235,7 +235,7 @@ def _collect(done: list[CaseResult], stream: ResultStream, bar: Progress) -> Cal
 
 def _last_failed(command: str | None, cases: list[Case]) -> tuple[list[Case], str]:
     """--lf: the selected cases that failed last time, and a note saying what runs."""
-    from fives.conformance.last_failed import load
+    from fives.conformance.reports.last_failed import load
 
     failed, why = load(command)
     if failed is None:
@@ -266,7 +266,7 @@ def list_cmd(roots: tuple[Path, ...], ids: tuple[str, ...], games: tuple[str, ..
     chosen = load_selection(list(roots) or None, CaseFilters(ids, games, kinds_, caps, slow), kinds)
     under = {}
     if profile is not None:
-        from fives.conformance.expected_under import plan_under
+        from fives.conformance.cases.expected_under import plan_under
         _, plan = plan_under(profile, chosen.cases, kinds)
         under = {c.id: "changed" if c.id in plan.changed else "illegal" if c.id in plan.illegal else "unchanged"
                  for c in chosen.cases}
@@ -316,7 +316,7 @@ def coverage_cmd(roots: tuple[Path, ...], as_json: bool, show_ids: int) -> None:
     then derived: hand-written and golden). Exit 1 if any clause has none."""
     import json
 
-    from fives.conformance.coverage import coverage
+    from fives.conformance.cases.coverage import coverage
     cases = load_cases(roots or None)
     table = coverage(cases)
     empty = [row.clause.id for row in table if row.total == 0]
@@ -332,7 +332,7 @@ def coverage_cmd(roots: tuple[Path, ...], as_json: bool, show_ids: int) -> None:
             click.echo(f"{mark} {r.clause.id:<14} seed {len(r.seed_cases):4d}  derived {len(r.derived_cases):6d}  "
                        f"{r.clause.title[:40]:<40}  {sample}{more}")
         if not roots:  # spec/variants.md: every non-default rule value has a case played under it
-            from fives.conformance.coverage import parameter_lines
+            from fives.conformance.cases.coverage import parameter_lines
 
             lines, bare = parameter_lines(cases, show_ids)
             click.echo("\n".join(lines))
@@ -361,7 +361,7 @@ def mutants_cmd(list_only: bool, names: tuple[str, ...], roots: tuple[Path, ...]
     import json
     from concurrent.futures import ThreadPoolExecutor
 
-    from fives.conformance.mutants import all_mutants, run_mutant
+    from fives.conformance.mutants.registry import all_mutants, run_mutant
     mutants = all_mutants()
     known = {m.name for m in mutants}
     for n in names:
@@ -375,8 +375,8 @@ def mutants_cmd(list_only: bool, names: tuple[str, ...], roots: tuple[Path, ...]
     cases = load_cases(roots or None)
     plan = None
     if profile is not None:  # every mutant plays P with its misreading, against P's expectations
-        from fives.conformance.expected_under import plan_under
-        from fives.conformance.mutants import MUTANT_PERFT_NODES
+        from fives.conformance.cases.expected_under import plan_under
+        from fives.conformance.mutants.registry import MUTANT_PERFT_NODES
         # only the perft rows mutants run (run_mutant): the deep ones would cost minutes each
         cases = [c for c in cases if c.kind != "perft" or c.expect["nodes"] <= MUTANT_PERFT_NODES]
         cases, plan = plan_under(profile, cases, load_kinds())
@@ -413,7 +413,7 @@ def diff_cmd(old: str, new: str) -> None:
     """Compare two `conformance run --report json` files: the cases that newly fail, newly
     pass, and changed (status, differences or message), one line each. Exit 1 if any case
     newly fails, 0 otherwise, 2 for a file that is not such a report."""
-    from fives.conformance.report_diff import diff_files
+    from fives.conformance.reports.diff import diff_files
     result = diff_files(old, new)
     click.echo(result.text())
     if result.newly_failing:

@@ -13,7 +13,7 @@ from typing import Any, Callable
 import click
 
 from fives.cli._rules_option import rules_option
-from fives.conformance.drivers import EngineStartError
+from fives.conformance.engines.drivers import EngineStartError
 from fives.rules import game_ids
 from fives.support.errors import EXIT_ENGINE, EXIT_FAILURES, EXIT_INTERRUPTED, UserError
 from fives.support.progress import Progress
@@ -62,12 +62,12 @@ def diagnose_cmd(command: str, games: tuple[str, ...], ids: tuple[str, ...], kin
     options, 3 when the engine cannot be started, 130 on Ctrl-C (what was found so far is
     printed and written first). The same --seed gives the same output when the time budget
     does not run out."""
-    from fives.conformance import diagnose as dx
-    from fives.conformance.diagnose_probe import fuzz_results, shrink_examples
-    from fives.conformance.kinds import load_kinds
-    from fives.conformance.process import make_engine
+    from fives.conformance.diagnose import diagnosis as dx
+    from fives.conformance.diagnose.probe import fuzz_results, shrink_examples
+    from fives.conformance.cases.kinds import load_kinds
+    from fives.conformance.engines.process import make_engine
     from fives.conformance.runner import CaseResult, run_cases
-    from fives.conformance.selection import CaseFilters, load_selection
+    from fives.conformance.cases.selection import CaseFilters, load_selection
 
     for g in games:
         if g not in game_ids():
@@ -85,7 +85,7 @@ def diagnose_cmd(command: str, games: tuple[str, ...], ids: tuple[str, ...], kin
     # the seeds' own cases (or BASE's expectations of them), without the deep perft rows
     cases = [c for c in chosen_cases if c.rules is None and "slow" not in c.tags]
     if profile is not None:
-        from fives.conformance.expected_under import plan_under
+        from fives.conformance.cases.expected_under import plan_under
         cases, plan = plan_under(profile, cases, kinds)
         cases = [c for c in cases if plan.skip_reason(c) is None]  # inputs BASE makes illegal
     engine = make_engine(command, False, timeout, False, profile)
@@ -161,7 +161,7 @@ def profile_game(d: Any, chosen: list[str]) -> str | None:
 
 
 def _write(d: Any, out: Path, chosen: list[str], command: str) -> None:
-    from fives.conformance import diagnose as dx
+    from fives.conformance.diagnose import diagnosis as dx
     from fives.support.writing import write_output
 
     game = profile_game(d, chosen)

@@ -10,8 +10,8 @@ from typing import Any
 
 import click
 
-from fives.conformance.drivers import EngineStartError
-from fives.conformance.process import OneShotEngine, ProcessEngine
+from fives.conformance.engines.drivers import EngineStartError
+from fives.conformance.engines.process import OneShotEngine, ProcessEngine
 from fives.support.errors import EXIT_ENGINE, EXIT_FAILURES, EXIT_INTERRUPTED, UserError
 from fives.support.progress import Progress
 from fives.rules import game_ids

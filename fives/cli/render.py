@@ -33,7 +33,7 @@ def find_fixture(case_id: str) -> tuple[str, list[Any], str]:
     """(game, placements, where) of the conformance case `case_id`: any case `fives conformance
     run` runs by default (fixtures, golden suites, perft table), so an ID a failing run prints
     can be drawn. A play case draws its `layout`."""
-    from fives.conformance.fixtures import default_roots, load_cases
+    from fives.conformance.cases.fixtures import default_roots, load_cases
 
     for case in load_cases(default_roots(), ids=[case_id]):  # reads only files that mention it
         if case.id == case_id:

@@ -22,7 +22,7 @@ def show_cmd(profiles: tuple[str, ...], fmt: str) -> None:
     """Per rule dimension, what each PROFILE says (a game id for the seeds' rules, a shipped
     profile's name, or a profile file). `fives rules show --format markdown horse-race
     american-sniff` followed by every shipped profile is the table in spec/variants.md."""
-    from fives.conformance.variant_compare import resolve, show_json, show_markdown, show_text
+    from fives.conformance.diagnose.variant_compare import resolve, show_json, show_markdown, show_text
 
     refs = [resolve(p) for p in profiles]
     if fmt == "json":
@@ -40,9 +40,9 @@ def show_cmd(profiles: tuple[str, ...], fmt: str) -> None:
 def compare_cmd(profiles: tuple[str, ...], roots: tuple[Path, ...], limit: int, as_json: bool) -> None:
     """For each pair of PROFILEs (at least two) of the same game, the shipped fixtures whose
     answers differ: every case is answered by the reference engine under each profile."""
-    from fives.conformance.fixtures import load_cases
-    from fives.conformance.kinds import load_kinds
-    from fives.conformance.variant_compare import compare, compare_text, resolve
+    from fives.conformance.cases.fixtures import load_cases
+    from fives.conformance.cases.kinds import load_kinds
+    from fives.conformance.diagnose.variant_compare import compare, compare_text, resolve
     from fives.support import paths
     from fives.support.errors import UserError
 

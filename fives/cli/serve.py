@@ -6,8 +6,8 @@ from typing import TYPE_CHECKING
 
 import click
 
-from fives.conformance.drivers import ReferenceEngine
-from fives.conformance.serve import serve
+from fives.conformance.engines.drivers import ReferenceEngine
+from fives.conformance.engines.serve import serve
 from fives.cli._rules_option import rules_option
 
 if TYPE_CHECKING:
@@ -26,7 +26,7 @@ def serve_cmd(mutant: str | None, profile: Profile | None) -> None:
     request names (spec/protocol.md); with --rules P it plays P whatever a request says and
     does not declare `rules`, like an engine whose house rules are P."""
     if mutant:
-        from fives.conformance.mutants import mutant_engine
+        from fives.conformance.mutants.registry import mutant_engine
         engine = mutant_engine(mutant, profile, honours_rules=profile is None)
     else:
         engine = ReferenceEngine(profile=profile, honours_rules=profile is None)

@@ -1,19 +1,19 @@
 """`fives conformance run --engine A --engine B ...`: the suite once per engine, one after the
-other, then every report comparing them (fives/conformance/reports.py SEVERAL, fives/conformance/html_report.py)."""
+other, then every report comparing them (fives/conformance/reports/formats.py SEVERAL, fives/conformance/reports/html.py)."""
 from __future__ import annotations
 
 import sys
 
 import click
 
-from fives.conformance.drivers import Engine, EngineStartError
+from fives.conformance.engines.drivers import Engine, EngineStartError
 from fives.support.errors import EXIT_ENGINE, EXIT_FAILURES, EXIT_INTERRUPTED, EXIT_OK, UserError
-from fives.conformance.failures import EngineRun
-from fives.conformance.fixtures import Case
+from fives.conformance.reports.failures import EngineRun
+from fives.conformance.cases.fixtures import Case
 from fives.support.writing import write_output
-from fives.conformance.kinds import Kind
+from fives.conformance.cases.kinds import Kind
 from fives.support.progress import Progress
-from fives.conformance.reports import SEVERAL, human_several
+from fives.conformance.reports.formats import SEVERAL, human_several
 from fives.conformance.runner import CaseResult, ResultStream, run_cases, signals_held
 from fives.conformance.stopping import StopRun, stop_after
 from fives.support.colour import wants_colour
@@ -39,7 +39,7 @@ def run_several(commands: tuple[str, ...], cases: list[Case], kinds: dict[str, K
     caller turns it into 143 for SIGTERM). `maxfail`: each engine stops after that many failing
     cases (-x, --maxfail), and the next engine runs. `verbosity`: as for `human`.
     """
-    from fives.conformance.process import make_engine
+    from fives.conformance.engines.process import make_engine
     plan = run_options.get("plan")  # --rules P: the cases already carry their expectations under P
     profile = getattr(plan, "profile", None)
     if write_known:

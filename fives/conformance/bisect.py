@@ -12,10 +12,10 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from fives.conformance.drivers import Engine, ReferenceEngine
+from fives.conformance.engines.drivers import Engine, ReferenceEngine
 from fives.evaluation import build_layout, parse_placement
-from fives.conformance.fixtures import Case
-from fives.conformance.kinds import canonical
+from fives.conformance.cases.fixtures import Case
+from fives.conformance.cases.kinds import canonical
 from fives.layout import IllegalPlacement, Placement
 from fives.rules import GameRules
 from fives.tiles import ALL_TILES, Side
@@ -258,7 +258,7 @@ def legal_differences(ask: Asker, rules: GameRules, records: Records) -> list[Pl
 def first_evaluate_difference(ask: Asker, layout: Records) -> tuple[int | None, list[str]]:
     """The fewest leading placements of `layout` whose `evaluate` answers differ, with the
     differing keys (the evaluate kind's own comparison); (None, []) if none do."""
-    from fives.conformance.kinds import load_kinds
+    from fives.conformance.cases.kinds import load_kinds
 
     compare = load_kinds()["evaluate"].compare
     for n in range(1, len(layout) + 1):
@@ -302,8 +302,8 @@ def engine_perft(command: str, rules: GameRules, depth: int, start: Records, do_
 
     import click
 
-    from fives.conformance.drivers import EngineStartError
-    from fives.conformance.process import ProcessEngine
+    from fives.conformance.engines.drivers import EngineStartError
+    from fives.conformance.engines.process import ProcessEngine
     from fives.support.errors import EXIT_ENGINE, EXIT_FAILURES, UserError
 
     engine = ProcessEngine(command, timeout=timeout)

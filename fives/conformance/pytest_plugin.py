@@ -4,7 +4,7 @@ Registered as the `pytest11` entry point `fives` (pyproject.toml), so an engine 
 pytest run can include the suite: every case becomes one test item named by its case ID
 (`fives-conformance::HR-FIG-1-3`), run through the protocol by one engine process for the
 session, and a failing case shows what every report says about it (its clauses with their
-seed quotes and one line per difference, fives/conformance/reports.py `explain_lines`).
+seed quotes and one line per difference, fives/conformance/reports/formats.py `explain_lines`).
 
 Without `--fives-engine` the plugin adds its options and nothing else: no case is collected
 and no conformance module is imported, so it costs a test run nothing.
@@ -18,9 +18,9 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 if TYPE_CHECKING:
-    from fives.conformance.drivers import Engine, Handshake
-    from fives.conformance.fixtures import Case
-    from fives.conformance.kinds import Kind
+    from fives.conformance.engines.drivers import Engine, Handshake
+    from fives.conformance.cases.fixtures import Case
+    from fives.conformance.cases.kinds import Kind
     from fives.conformance.runner import CaseResult
 
 #: the collector every case item hangs from, and so the first part of every node id
@@ -74,8 +74,8 @@ class EngineSession:
 
     def _start(self) -> Engine | None:
         if self.engine is None and self.start_error is None:
-            from fives.conformance.drivers import EngineStartError
-            from fives.conformance.process import make_engine
+            from fives.conformance.engines.drivers import EngineStartError
+            from fives.conformance.engines.process import make_engine
             from fives.support.errors import UserError
 
             try:
@@ -94,7 +94,7 @@ class EngineSession:
         return self.engine
 
     def run(self, case: Case) -> CaseResult:
-        from fives.conformance.drivers import Outcome
+        from fives.conformance.engines.drivers import Outcome
         from fives.conformance.runner import CaseResult, judge
         from fives.support.sanitize import quote
 
@@ -112,8 +112,8 @@ class EngineSession:
                 "error", message=f"runner error: {type(e).__name__}: {quote(str(e), 200)[1:-1]}"))
 
     def explain(self, result: CaseResult) -> str:
-        from fives.conformance.failures import load_clause_book
-        from fives.conformance.reports import explain_lines
+        from fives.conformance.reports.failures import load_clause_book
+        from fives.conformance.reports.formats import explain_lines
 
         if self._clauses is None:
             self._clauses = load_clause_book()
@@ -160,8 +160,8 @@ class CaseItem(pytest.Item):
 
 
 def _load(config: pytest.Config) -> tuple[list[Case], dict[str, Kind]]:
-    from fives.conformance.kinds import load_kinds
-    from fives.conformance.selection import CaseFilters, load_selection
+    from fives.conformance.cases.kinds import load_kinds
+    from fives.conformance.cases.selection import CaseFilters, load_selection
     from fives.support.errors import UserError
 
     kinds = load_kinds()

@@ -14,14 +14,14 @@ from typing import Any, Callable, Iterable, Iterator
 
 import yaml
 
-from fives.conformance.drivers import Engine, Outcome
-from fives.conformance.expected_under import ProfilePlan
+from fives.conformance.engines.drivers import Engine, Outcome
+from fives.conformance.cases.expected_under import ProfilePlan
 from fives.support.errors import Terminated, UserError
-from fives.conformance.fixtures import Case
+from fives.conformance.cases.fixtures import Case
 from fives.support.writing import check_writable, is_stream, write_output
 from fives.support.reading import load_data
 from fives.support.sanitize import quote
-from fives.conformance.kinds import Kind
+from fives.conformance.cases.kinds import Kind
 
 
 @dataclass
@@ -96,7 +96,7 @@ def run_cases(engine: Engine, cases: list[Case], kinds: dict[str, Kind],
     """Run every case; each result goes to `on_result` at once, in case order. Ctrl-C keeps
     what is done. `jobs` > 1 runs that many engine processes at once (engines that can be
     cloned: the protocol ones); the results and their order do not depend on `jobs`.
-    `plan` (--rules P, fives/conformance/expected_under.py): the cases already carry their
+    `plan` (--rules P, fives/conformance/cases/expected_under.py): the cases already carry their
     expectations under P; the plan marks them and skips those P makes illegal."""
     known = known or {}
     if jobs > 1 and len(cases) > 1 and engine.clone() is not None:
@@ -169,7 +169,7 @@ def not_started(cases: list[Case], why: str, known: dict[str, str] | None = None
 def write_not_started(results: list[CaseResult], targets: list[tuple[str, str | None]], results_path: str | None,
                       formats: dict[str, Callable[..., str]], plan: Any = None) -> None:
     """A failed handshake (exit 3) still writes --results and every --report (`formats`: the
-    report writers, fives.conformance.reports.FORMATS; a target None is standard output)."""
+    report writers, fives.conformance.reports.formats.FORMATS; a target None is standard output)."""
     stream = ResultStream(results_path)
     try:
         for r in results:

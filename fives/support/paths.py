@@ -27,7 +27,7 @@ from pathlib import Path
 DATA_TREES: tuple[str, ...] = ("spec", "conformance", "puzzles", "seeds")
 #: Where the build puts them inside the package.
 DATA_PACKAGE_DIR = "_data"
-#: Where the build puts the prebuilt suite inside the package (fives/conformance/prebuilt.py).
+#: Where the build puts the prebuilt suite inside the package (fives/conformance/cases/prebuilt.py).
 PREBUILT_PACKAGE_DIR = "_prebuilt"
 
 _HERE = Path(__file__).resolve().parent.parent  # the fives package folder (this file is fives/support/paths.py)

@@ -16,8 +16,8 @@ import sys
 import time
 from typing import Any, Callable
 
-from fives.conformance.drivers import ReferenceEngine
-from fives.conformance.serve import handle
+from fives.conformance.engines.drivers import ReferenceEngine
+from fives.conformance.engines.serve import handle
 
 # (request, the reference reply, options) -> None; may write anything, hang or exit
 Sabotage = Callable[[dict[str, Any], dict[str, Any], argparse.Namespace], None]

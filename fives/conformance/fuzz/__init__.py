@@ -14,17 +14,17 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator
 
-from fives.conformance.drivers import Engine
+from fives.conformance.engines.drivers import Engine
 from fives.conformance.golden.builders import builders
 from fives.conformance.golden.cases import PREFIX
-from fives.conformance.kinds import canonical, load_kinds
+from fives.conformance.cases.kinds import canonical, load_kinds
 from fives.rules import game_ids, load_rules
 from fives.conformance.fuzz.attribute import broken_clause, tags
 from fives.conformance.fuzz.oracle import ENGINE_ERROR, Oracle, Verdict
 from fives.conformance.fuzz.shrink import shrink, size
 from fives.conformance.fuzz.small import (input_forms, late_turn, next_leader_question, setup_question, small_legal,
                                          small_turn)
-from fives.conformance.reachable import problems, repair
+from fives.conformance.cases.reachable import problems, repair
 
 GENERATOR_VERSION = "1"
 RESHRINKS = 25  # later occurrences of one disagreement shrunk again, at most
@@ -82,10 +82,10 @@ class Finding:
     @property
     def cause(self) -> tuple[str, str, str]:
         """What the finding is about, once shrunk: the game, the clause it breaks and the
-        pattern of its first difference (fives/conformance/failures.py). Two signatures that
+        pattern of its first difference (fives/conformance/reports/failures.py). Two signatures that
         shrink to the same cause are one finding."""
-        from fives.conformance.explain import explain
-        from fives.conformance.failures import difference_pattern
+        from fives.conformance.reports.explain import explain
+        from fives.conformance.reports.failures import difference_pattern
 
         diffs = explain(self.kind, self.expected, self.actual, list(self.diffs))
         return self.game, self.clause, difference_pattern(diffs[0]) if diffs else ",".join(self.keys)

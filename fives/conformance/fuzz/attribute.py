@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from fives.conformance.golden.cases import ILLEGAL_CLAUSE, PREFIX, layout_clauses
-from fives.conformance.kinds import canonical
+from fives.conformance.cases.kinds import canonical
 from fives.conformance.golden.play import _settle_case, _turn_case
 from fives.layout import IllegalPlacement
 from fives.evaluation import parse_placement

@@ -13,10 +13,10 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from fives.conformance.drivers import Engine, ReferenceEngine
-from fives.conformance.fixtures import Case
-from fives.conformance.kinds import Kind, canonical
-from fives.conformance.reachable import problems
+from fives.conformance.engines.drivers import Engine, ReferenceEngine
+from fives.conformance.cases.fixtures import Case
+from fives.conformance.cases.kinds import Kind, canonical
+from fives.conformance.cases.reachable import problems
 
 
 _INDEX = re.compile(r"\[\d+\]")
@@ -51,7 +51,7 @@ def signature(kind: str, diffs: list[str]) -> tuple[str, ...]:
 class Verdict:
     """One question asked of both: `status` is agree, differ, skipped, invalid (the
     request is not a well-formed question for the reference, or its state is not reachable
-    by play, fives/conformance/reachable.py: the shrinker drops it) or engine-error (the
+    by play, fives/conformance/cases/reachable.py: the shrinker drops it) or engine-error (the
     engine crashed, timed out or sent what is no answer: not a rule finding)."""
 
     status: str  # agree | differ | skipped | invalid | engine-error

@@ -6,7 +6,7 @@ from typing import Any
 
 import yaml
 
-from fives.conformance.clauses import load_clauses
+from fives.conformance.cases.clauses import load_clauses
 from fives.support.sanitize import one_line
 from fives.support.writing import write_output
 from fives.conformance.fuzz import GENERATOR_VERSION, Finding, FuzzReport

@@ -12,12 +12,12 @@ import copy
 import itertools
 from typing import Any, Callable, Iterator
 
-from fives.conformance.kinds.play import run_turn
+from fives.conformance.cases.kinds.play import run_turn
 from fives.rules import GameRules
 from fives.settlement import ConfigError, configure
 from fives.tiles import ALL_TILES, parse_tile
 from fives.conformance.fuzz.oracle import Oracle, Verdict
-from fives.conformance.reachable import complete
+from fives.conformance.cases.reachable import complete
 
 Input = dict[str, Any]
 

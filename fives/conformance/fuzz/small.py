@@ -7,7 +7,7 @@ at once) shows just as well a few placements into a hand, and such a request shr
 placements. Every state here is *reached*: a deal (any order of the 28 tiles is a shuffle; a
 third of the deals hand out the low tiles first, so blank ends and zero sums come up), the
 leader chosen as by lot, then a few legal actions played. So the state is reachable by
-construction (fives/conformance/reachable.py checks it again).
+construction (fives/conformance/cases/reachable.py checks it again).
 """
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ import random
 from typing import Any
 
 from fives.conformance.golden.play import _config, _turn_case
-from fives.conformance.reachable import problems
+from fives.conformance.cases.reachable import problems
 from fives.layout import Layout
 from fives.match import DRAW, PASS, PLACE, Action, IllegalAction, Match
 from fives.rules import GameRules

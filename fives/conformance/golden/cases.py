@@ -6,7 +6,7 @@ import random
 from typing import Any, Callable
 
 from fives.evaluation import evaluate
-from fives.conformance.kinds import canonical
+from fives.conformance.cases.kinds import canonical
 from fives.layout import IllegalCode, IllegalPlacement, Placement
 from fives.rules import GameRules
 from fives.tiles import ALL_TILES, Side

@@ -233,7 +233,7 @@ def suites_under(roots: Iterable[Path] | None) -> list[Path]:
     """The golden suite folders the fixture roots touch: a root holding a manifest, the folder
     two levels above every generated golden file (where its manifest belongs), and the folder
     of any other fixture file that sits in a suite (a manifest one or two levels up)."""
-    from fives.conformance.fixtures import default_roots, fixture_files
+    from fives.conformance.cases.fixtures import default_roots, fixture_files
     roots = list(roots) if roots is not None else default_roots()
     found: set[Path] = set()
     for root in roots:

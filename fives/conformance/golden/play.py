@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from typing import Any, Iterator
 
-from fives.conformance.kinds.play import run_match_end, run_settle, run_turn
+from fives.conformance.cases.kinds.play import run_match_end, run_settle, run_turn
 from fives.match import DRAW, PASS, PLACE, Action, Match
 from fives.rules import GameRules
 from fives.settlement import configure

@@ -1,0 +1,201 @@
+"""A cache of parsed, validated fixture files, keyed by content hash; untrusted input.
+
+Parsing YAML and validating ~3,400 cases costs well over a second; reading the same data back
+as JSON costs a few tens of milliseconds. An entry is keyed by the SHA-256 of the file's bytes
+together with a fingerprint of everything validation depends on (the schemas, the kinds, the
+games, the loader version), so an edit to a fixture, a schema or a game makes a new key and
+nothing stale is ever served.
+
+Two layers, looked up in this order:
+- the **prebuilt suite** (`fives/_prebuilt/`, see fives/conformance/cases/prebuilt.py): the bundled
+  fixtures, parsed and validated when the wheel was built and shipped inside the package, as
+  trusted as the code beside them. A fresh machine's first run needs no user cache.
+- the **user cache**, in `fixtures/` of the per-user cache folder
+  (`fives.support.paths.cache_dir`), for every other file and for a checkout. Anyone may have
+  written it (a CI cache restored from another branch), so an entry is believed only when it
+  is a regular file owned by this user, read by the bounded reader without following links or
+  blocking, within MAX_ENTRY_BYTES, and its HMAC-SHA256, made with the user's key
+  (fives/support/cache_key.py, kept outside the cache folder), matches its key and body. Anything else is a miss: the
+  file is parsed and validated again and the entry rewritten, so the cache can cost time but
+  never change a verdict.
+
+`FIVES_NO_CACHE=1` turns both layers off. Entries are written atomically (a temporary file
+renamed into place); a cache that cannot be written (read-only home, a cache path that is a
+file) only costs speed.
+"""
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import os
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from fives.support import cache_key, paths
+from fives.support.reading import MAX_DOCUMENT_BYTES, read_regular_file
+
+FORMAT = "fives-fixture-cache/2"
+SUBDIR = "fixtures"
+#: An entry larger than this is neither written nor read (a fixture file is at most
+#: MAX_DOCUMENT_BYTES; its JSON is rarely larger than its YAML).
+MAX_ENTRY_BYTES = 2 * MAX_DOCUMENT_BYTES
+#: Entries written longer ago than this are removed whenever new ones are written, so edits
+#: and regenerated suites do not pile up (a live entry removed this way is rebuilt once).
+MAX_AGE_SECONDS = 30 * 24 * 3600
+
+
+def caching_off() -> bool:
+    return os.environ.get("FIVES_NO_CACHE", "") not in ("", "0")
+
+
+def cache_dir() -> Path | None:
+    """The folder entries go to, or None when caching is turned off."""
+    if caching_off():
+        return None
+    return paths.cache_dir(SUBDIR)
+
+
+def entry_key(fingerprint: str, content: bytes) -> str:
+    h = hashlib.sha256(fingerprint.encode())
+    h.update(b"\0")
+    h.update(content)
+    return h.hexdigest()
+
+
+def entry_mac(secret: bytes, key: str, body: bytes) -> str:
+    """What binds an entry to this user (the key file) and this source (`key` holds the
+    source's hash): HMAC-SHA256 over the format, the key, the user id and the body."""
+    m = hmac.new(secret, f"{FORMAT}\0{key}\0{os.geteuid()}\0".encode(), hashlib.sha256)
+    m.update(body)
+    return m.hexdigest()
+
+
+class FixtureCache:
+    """get/put of one parsed document per key; every failure degrades to a miss.
+
+    `folder`: the user cache (None: none); `secret`: its MAC key (default: the user's key
+    file; without a key the user cache is off); `prebuilt`: the folder of the prebuilt suite
+    (read-only, trusted)."""
+
+    def __init__(self, folder: Path | None, secret: bytes | None = None, prebuilt: Path | None = None) -> None:
+        if folder is not None and secret is None:
+            secret = cache_key.secret()
+        self.folder = folder if secret is not None else None
+        self.secret = secret
+        self.prebuilt = prebuilt
+        self.hits = 0
+        self.misses = 0
+        self.prebuilt_hits = 0
+        self.rejected = 0  # entries present but not believed (tampered, foreign, not a file, ...)
+
+    @property
+    def active(self) -> bool:
+        return self.folder is not None or self.prebuilt is not None
+
+    def _path(self, key: str) -> Path:
+        assert self.folder is not None
+        return self.folder / f"{key}.json"
+
+    def get(self, key: str) -> Any | None:
+        """The cached document, or None (absent, unreadable, forged, corrupted: all the same)."""
+        if self.prebuilt is not None:
+            data = _read_prebuilt(self.prebuilt, key)
+            if data is not None:
+                self.prebuilt_hits += 1
+                return data
+        if self.folder is None or self.secret is None:
+            return None
+        try:
+            blob = read_regular_file(self._path(key), MAX_ENTRY_BYTES, owner=os.geteuid())
+        except OSError:
+            self.misses += 1
+            return None
+        data = _decode(blob, key, self.secret)
+        if data is None:
+            self.misses += 1
+            self.rejected += 1
+        else:
+            self.hits += 1
+        return data
+
+    def put(self, key: str, data: Any) -> None:
+        if self.folder is None or self.secret is None or not json_safe(data):
+            return
+        body = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "strict")
+        if len(body) > MAX_ENTRY_BYTES - 1024:
+            return
+        header = json.dumps({"format": FORMAT, "key": key, "mac": entry_mac(self.secret, key, body)}).encode()
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+            fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".json", dir=self.folder)
+            try:
+                with os.fdopen(fd, "wb") as f:
+                    f.write(header + b"\n" + body)
+                os.replace(tmp, self._path(key))
+            except BaseException:
+                try:
+                    os.unlink(tmp)
+                except OSError:
+                    pass
+                raise
+        except OSError:
+            pass  # no cache today; the run itself is unaffected
+
+    def prune(self, max_age: float = MAX_AGE_SECONDS) -> int:
+        """Remove entries (and stray temporary files) older than `max_age` seconds; how many."""
+        if self.folder is None:
+            return 0
+        limit, removed = time.time() - max_age, 0
+        try:
+            found = list(self.folder.glob("*.json"))
+        except OSError:
+            return 0
+        for p in found:
+            try:
+                if p.lstat().st_mtime < limit:
+                    p.unlink()
+                    removed += 1
+            except OSError:
+                pass  # another process got there first, or not ours to remove
+        return removed
+
+
+def json_safe(value: Any) -> bool:
+    """True if `value` survives a JSON round trip unchanged (YAML also yields dates, non-string
+    keys and other values JSON lacks: such a document is simply not cached)."""
+    t = type(value)
+    if t is dict:
+        return all(type(k) is str and json_safe(v) for k, v in value.items())
+    if t is list:
+        return all(json_safe(v) for v in value)
+    if t is float:
+        return value == value and value not in (float("inf"), float("-inf"))
+    return t in (str, int, bool) or value is None
+
+
+def _decode(blob: bytes, key: str, secret: bytes) -> Any | None:
+    head, sep, body = blob.partition(b"\n")
+    if not sep or len(head) > 1024:
+        return None
+    try:
+        header = json.loads(head)
+        if (not isinstance(header, dict) or header.get("format") != FORMAT or header.get("key") != key
+                or not isinstance(header.get("mac"), str)
+                or not hmac.compare_digest(header["mac"], entry_mac(secret, key, body))):
+            return None
+        # the MAC says we wrote it, from a validated document: the bounded reader's regexes
+        # (a third of a warm load) would only check again what validation checked
+        return json.loads(body)
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        return None
+
+
+def _read_prebuilt(folder: Path, key: str) -> Any | None:
+    try:
+        blob = read_regular_file(folder / f"{key}.json", MAX_ENTRY_BYTES)
+        return json.loads(blob)
+    except (OSError, ValueError):
+        return None

@@ -1,0 +1,134 @@
+"""Case kinds: what a fixture asks and how its answer is compared.
+
+A kind is both a fixture kind and a protocol request type: `evaluate`, and (added by their
+own modules) `legal-placements`, `turn`, `settle`, `match-end`, `perft`. Each module in this
+package lists its kinds in `KINDS`; `load_kinds()` collects them.
+"""
+from __future__ import annotations
+
+import importlib
+import json
+import pkgutil
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from fives.rules import GameRules
+
+#: The reference behaviour: (rules, input, hooks) -> actual answer. `hooks` lets a mutant
+#: engine swap rule pieces (see fives/conformance/mutants/registry.py); the reference passes an empty dict.
+Runner = Callable[[GameRules, dict[str, Any], dict[str, Any]], dict[str, Any]]
+#: (expected, actual) -> differences, each one line; empty means the case passes.
+Comparer = Callable[[dict[str, Any], dict[str, Any]], list[str]]
+
+
+@dataclass(frozen=True)
+class Kind:
+    name: str
+    capability: str  # what an engine declares in its handshake to receive this kind
+    run: Runner
+    compare: Comparer
+    schema: str  # file name under conformance/schema/kinds/
+    area: str  # rule area for report grouping
+
+
+def load_kinds() -> dict[str, Kind]:
+    kinds: dict[str, Kind] = {}
+    for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
+        module = importlib.import_module(f"{__name__}.{info.name}")
+        for kind in getattr(module, "KINDS", []):
+            kinds[kind.name] = kind
+    return kinds
+
+
+_encode = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode
+#: Values whose equality `==` decides exactly as their JSON text would (bool and int apart,
+#: since type() is compared first; floats are left to the JSON text: -0.0, NaN).
+_PLAIN = frozenset({str, int, bool, type(None)})
+
+
+def canonical(value: Any) -> str:
+    return _encode(value)
+
+
+def same(a: Any, b: Any) -> bool:
+    """canonical(a) == canonical(b), without serialising either on the common paths: this is
+    the comparison every case makes, thousands of times per run."""
+    ta = type(a)
+    if ta is type(b) and ta in _PLAIN:
+        return a == b
+    if ta is dict:
+        if not isinstance(b, dict) or len(a) != len(b):
+            return False
+        for k, v in a.items():
+            if type(k) is not str:  # JSON would turn the key into text: compare as JSON does
+                return canonical(a) == canonical(b)
+            if k not in b:  # unless b's keys are ints that JSON would spell the same
+                return any(type(x) is not str for x in b) and canonical(a) == canonical(b)
+            if not same(v, b[k]):
+                return False
+        return True
+    if ta is list or ta is tuple:
+        tb = type(b)
+        return (tb is list or tb is tuple) and len(a) == len(b) and all(map(same, a, b))
+    return canonical(a) == canonical(b)
+
+
+def compare_fields(expected: dict[str, Any], actual: dict[str, Any],
+                   unordered: frozenset[str] = frozenset()) -> list[str]:
+    """Compare every key the fixture states; lists named in `unordered` as multisets."""
+    diffs: list[str] = []
+    if not isinstance(actual, dict):
+        return [f"answer is not an object: {canonical(actual)}"]
+    for key, want in expected.items():
+        if key not in actual:
+            diffs.append(f"{key}: missing (expected {canonical(want)})")
+            continue
+        got = actual[key]
+        if key in unordered and isinstance(want, list) and isinstance(got, list):
+            if same(want, got):  # the same entries in the same order: no matching needed
+                continue
+            missing, extra = match_multiset(want, got)
+            if missing or extra:
+                diffs.append(f"{key}: missing {', '.join(missing) or 'none'}; unexpected {', '.join(extra) or 'none'}")
+        elif not same(want, got):
+            diffs.append(f"{key}: expected {canonical(want)}, got {canonical(got)}")
+    return diffs
+
+
+def match_multiset(want: list[Any], got: list[Any]) -> tuple[list[str], list[str]]:
+    """Match expected entries to actual ones as multisets; (missing, unexpected).
+
+    An expected mapping matches an actual one when every key it states agrees, so a fixture
+    may leave out a detail its source does not give (the seeds list contributions without sides).
+    """
+    left = list(got)
+    missing: list[str] = []
+    # most specific entries first, so a partial entry cannot steal a full entry's match
+    for w in sorted(want, key=lambda x: -len(x) if isinstance(x, dict) else 0):
+        for i, g in enumerate(left):
+            if _entry_matches(w, g):
+                del left[i]
+                break
+        else:
+            missing.append(canonical(w))
+    return sorted(missing), sorted(canonical(g) for g in left)
+
+
+def _entry_matches(want: Any, got: Any) -> bool:
+    if isinstance(want, dict) and isinstance(got, dict):
+        return all(k in got and same(v, got[k]) for k, v in want.items())
+    return same(want, got)
+
+
+def compare_error(expected: dict[str, Any], actual: dict[str, Any]) -> list[str] | None:
+    """Errors compare by index and code only (messages are free text). None if no error expected."""
+    if "error" not in expected:
+        if isinstance(actual, dict) and "error" in actual:
+            return [f"unexpected error {canonical(actual['error'])}"]
+        return None
+    want = expected["error"]
+    got = actual.get("error") if isinstance(actual, dict) else None
+    if not isinstance(got, dict):
+        return [f"expected error {canonical(want)}, got a result"]
+    return [f"error.{k}: expected {canonical(v)}, got {canonical(got.get(k))}"
+            for k, v in want.items() if k != "message" and not same(got.get(k), v)]

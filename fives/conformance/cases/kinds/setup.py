@@ -1,0 +1,56 @@
+"""Kinds `setup` (who may play, deal sizes, target) and `next-leader` (who leads a hand)."""
+from __future__ import annotations
+
+from typing import Any
+
+from fives.rules import GameRules
+from fives.conformance.cases.kinds import Kind, compare_fields
+
+
+def setup_answer(rules: GameRules, players: int, partnerships: bool) -> dict[str, Any]:
+    """The configuration a game allows, read from its spec file."""
+    allowed = players in (rules.partnership_players if partnerships else rules.solo_players)
+    if not allowed:
+        what = "in partnerships" if partnerships else "each for themselves"
+        return {"valid": False, "reason": f"{rules.name} is not played by {players} players {what}"}
+    hand = rules.hand_size[players]
+    teams = [list(t) for t in rules.teams] if partnerships else [[s] for s in range(players)]
+    target = rules.target_raw[players]
+    return {"valid": True, "hand_size": hand, "boneyard": 28 - hand * players, "teams": teams,
+            "target_raw": target, "target_display": target // rules.display_divisor}
+
+
+def run_setup(rules: GameRules, input: dict[str, Any], hooks: dict[str, Any]) -> dict[str, Any]:
+    return setup_answer(rules, int(input["players"]), bool(input.get("partnerships", False)))
+
+
+def compare_setup(expected: dict[str, Any], actual: dict[str, Any]) -> list[str]:
+    # the reason for an invalid configuration is free text
+    return compare_fields({k: v for k, v in expected.items() if k != "reason"}, actual)
+
+
+def next_leader(rules: GameRules, previous: dict[str, Any] | None, players: int = 4) -> dict[str, Any]:
+    """`lot` for the first hand and after a blocked hand; else whoever played the last tile
+    (the seeds). Under a profile: seat 0 or "highest-double" first, the seat after the
+    previous leader (`previous.leader`) or that leader again later (fives.match.leader_after)."""
+    from fives.match import first_leader, leader_after
+    from fives.settlement import BLOCKED, GONE_OUT, HandEnd
+
+    if previous is None:
+        first = first_leader(rules, None)
+        return {"leader": "lot" if first is None else first}
+    end = HandEnd(BLOCKED) if previous["ended"] == "blocked" else \
+        HandEnd(GONE_OUT, int(previous["last_tile_seat"]))
+    leader = leader_after(rules, end, previous.get("leader"), players)
+    return {"leader": "lot" if leader is None else leader}
+
+
+def run_next_leader(rules: GameRules, input: dict[str, Any], hooks: dict[str, Any]) -> dict[str, Any]:
+    return next_leader(rules, input.get("previous"), int(input["players"]))
+
+
+KINDS = [
+    Kind("setup", "setup", run_setup, compare_setup, "setup.schema.json", "setup"),
+    Kind("next-leader", "next-leader", run_next_leader, lambda e, a: compare_fields(e, a),
+         "next-leader.schema.json", "lead"),
+]

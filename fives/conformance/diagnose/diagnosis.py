@@ -1,0 +1,260 @@
+"""`fives conformance diagnose`: from an engine's failures to named causes (spec/diagnose.md).
+
+The suite (and, within the budget, the fuzzer) is run against the engine once and every
+answer is kept. The search (fives/conformance/diagnose/search.py) finds, per game, the
+smallest set of candidate causes (rule variants of fives/profiles.py, shipped mutants)
+that explains the most failures without turning a passing case into a failure. Each cause
+gets an example that shows it alone, shrunk to a minimal reachable fixture
+(fives/conformance/diagnose/probe.py); what no cause explains is clustered by difference
+pattern (fives/conformance/reports/failures.py): the engine's likely bugs.
+"""
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from fives.conformance.diagnose.search import Candidate, Scorer, attribute, candidates, refused, select
+from fives.conformance.reports.failures import FailureGroup, group_failures
+from fives.conformance.cases.fixtures import Case
+from fives.conformance.cases.kinds import Kind
+from fives.conformance.runner import CaseResult
+
+__all__ = ["Candidate", "Cause", "Diagnosis", "diagnose", "lines", "to_json", "profile_yaml", "fixture_text"]
+
+
+@dataclass
+class Cause:
+    candidate: Candidate
+    explained: list[CaseResult]
+    example: CaseResult  # the smallest explained case that shows this cause alone, reachable
+    fixture: dict[str, Any] | None = None  # the example shrunk (a fixture case), once probed
+
+
+@dataclass
+class Diagnosis:
+    causes: list[Cause]
+    unexplained: list[FailureGroup]
+    failing: int
+    passing: int
+    candidates: int  # candidate causes in the pool (over the games)
+    seconds: float
+    combined: dict[str, dict[str, Any]] = field(default_factory=dict)  # game -> the inferred profile's rules
+    combined_explained: int = 0
+    combined_broken: int = 0
+    sets_tried: int = 0  # sets of candidates played
+    stopped: str | None = None  # why the search stopped early: "time", "interrupted"; None
+    base: Any = None  # the profile diagnosed against (--rules BASE), or None for the seeds'
+    clusters: dict[str, dict[str, Any]] = field(default_factory=dict)  # group key -> its minimal case, once probed
+    fuzz: dict[str, Any] = field(default_factory=dict)  # what the fuzzer did, when it ran
+    requests: dict[str, int] = field(default_factory=dict)  # engine requests: suite, fuzz, shrink
+    scorers: dict[str, Scorer] = field(default_factory=dict, repr=False)
+
+    @property
+    def explained(self) -> int:
+        return sum(len(c.explained) for c in self.causes)
+
+
+def _size(r: CaseResult) -> tuple[Any, ...]:
+    from fives.conformance.fuzz.shrink import measure
+    return measure(r.case.kind, r.case.input), len(json.dumps(r.case.input, sort_keys=True, default=str)), r.case.id
+
+
+def _base_rules(base: Any, game: str) -> dict[str, Any]:
+    return dict(base.overrides) if base is not None and base.extends == game else {}
+
+
+def diagnose(results: list[CaseResult], kinds: dict[str, Kind], games: list[str],
+             note: Callable[[str], None] | None = None, deadline: float | None = None,
+             mutants: bool = True, base: Any = None, extra: list[CaseResult] | None = None) -> Diagnosis:
+    """`results`: the suite's, expectations under `base` (None: the seeds'); `extra`: the
+    fuzzer's disagreements (and refusals) as results."""
+    from fives.conformance.reports.failures import load_clause_book
+
+    say = note or (lambda s: None)
+    t0 = time.monotonic()
+    # the seeds' own cases only (a variant case already states its profile), without the deep
+    # perft rows: every candidate set answers every case, and those take minutes each
+    results = [r for r in results if r.case.rules is None and r.case.game in games and "slow" not in r.case.tags]
+    results += [r for r in extra or [] if r.case.game in games]
+    failing = [r for r in results if (r.status == "failed" or refused(r)) and r.known is None]
+    passing = [r for r in results if r.status == "passed"]
+    causes: list[Cause] = []
+    explained_ids: set[str] = set()
+    d = Diagnosis([], [], 0, len(passing), 0, 0.0, base=base)
+    for game in games:
+        scorer = d.scorers[game] = Scorer(game, kinds, _base_rules(base, game), failing, passing)
+        if not scorer.failing:
+            continue
+        pool = candidates(game, scorer.base, mutants)
+        d.candidates += len(pool)
+        chosen, stopped = select(scorer, pool, say, deadline)
+        d.stopped = d.stopped or stopped
+        d.sets_tried += scorer.sets_tried
+        if not chosen:
+            continue
+        by_id = {r.case.id: r for r in scorer.failing}
+        for cand, ids in zip(chosen, attribute(scorer, chosen)):
+            taken = sorted((by_id[i] for i in ids), key=lambda r: r.case.id)
+            if not taken:
+                continue
+            # the example shows this cause alone: the cause by itself answers as the engine did
+            alone = [r for r in taken if scorer.agrees((cand,), r)] or taken
+            fine = [r for r in alone if in_reach(d, r.case)] or alone
+            causes.append(Cause(cand, taken, min(fine, key=_size)))
+        together = scorer.explained(chosen)
+        explained_ids |= together
+        d.combined[game] = {**scorer.base, **{k: v for c in chosen for k, v in c.overrides.items()}}
+        d.combined_explained += len(together)
+        d.combined_broken += scorer.broken(chosen)
+    d.causes = causes
+    clauses = load_clause_book()
+    pooled = {r.case.id for r in failing}
+    rest = [r for r in results if r.counts_as_failure and (r.case.id not in pooled or r.case.id not in explained_ids)]
+    d.unexplained = group_failures(rest, clauses)
+    errored = sum(1 for r in results if r.status == "errored" and r.known is None and r.case.id not in pooled)
+    d.failing = len(failing) + errored
+    d.requests["suite"] = sum(1 for r in results if r.status != "skipped" and r.case.file != "fuzz")
+    d.seconds = time.monotonic() - t0
+    return d
+
+
+def profile_yaml(d: Diagnosis, game: str) -> str:
+    """The inferred profile of `game` (spec/variants.md): the base's rules and the causes'."""
+    import yaml
+    doc = {"extends": game, "name": f"{game}-diagnosed",
+           "source": "fives conformance diagnose" + (f" against {d.base.name}" if d.base is not None else ""),
+           "rules": d.combined.get(game, {})}
+    return yaml.safe_dump(doc, sort_keys=True, allow_unicode=True)
+
+
+def _example_id(c: Cause) -> str:
+    return str(c.fixture["id"]) if c.fixture else c.example.case.id
+
+
+def _smallest(g: FailureGroup) -> Case:
+    return min((ex.result for ex in g.explanations), key=_size).case
+
+
+def _cluster_example(g: FailureGroup, d: Diagnosis) -> str:
+    got = d.clusters.get(g.key)
+    return str(got["id"]) if got else _smallest(g).id
+
+
+def _suite_example(d: Diagnosis, g: FailureGroup) -> str:
+    """A cluster's smallest suite case, when none could be shrunk: said so, and whether it is
+    out of reach (then it is not written: every fixture written is reachable)."""
+    case = _smallest(g)
+    far = "" if in_reach(d, case) else ", a state play cannot reach"
+    return f"{case.id} (the suite's case{far}: none smaller was found)"
+
+
+def _size_text(case: dict[str, Any]) -> str:
+    from fives.conformance.fuzz.shrink import size
+    s = size(case["kind"], case["input"])
+    return f"{s['placements']} placement(s)" + ("" if case["kind"] == "evaluate" else
+                                                f", {s['hand_tiles']} hand tile(s), {s['players']} players")
+
+
+def lines(d: Diagnosis) -> list[str]:
+    """The human report: each cause in the rules' words, then the unexplained clusters."""
+    from fives.conformance.reports.failures import load_clause_book
+
+    book = load_clause_book()
+    out = []
+    if d.base is not None:
+        out.append(f"against rules profile {d.base.name} ({d.base.digest})")
+    for c in d.causes:
+        cand = c.candidate
+        shown = (f"{_example_id(c)} ({_size_text(c.fixture)})" if c.fixture else
+                 f"{_example_id(c)} (the suite's case: no smaller reachable one shows this cause alone)"
+                 if reachable_example(d, c) else
+                 f"{_example_id(c)} (a suite case play cannot reach: no reachable case was found that shows this "
+                 "cause alone, so none is written)")
+        out.append(f"cause: {cand.name} ({cand.game}): explains {len(c.explained)} failing case(s); e.g. {shown}")
+        for cid in cand.clauses:
+            cl = book.get(cid)
+            if cl is None:
+                continue
+            out.append(f"  departs from {cid} ({cl.title})")
+            for s in cl.sources[:1]:
+                out.append(f"    {s.seed} «{s.heading}»: «{s.quote}»")
+    if d.unexplained:
+        n = sum(g.count for g in d.unexplained)
+        out.append(f"unexplained: {n} failing case(s) no cause explains, in {len(d.unexplained)} cluster(s): "
+                   "the engine's likely bugs")
+        for g in d.unexplained:
+            small = d.clusters.get(g.key)
+            shown = f"{small['id']} ({_size_text(small)})" if small else _suite_example(d, g)
+            out.append(f"  {g.count} case(s): {g.key}; clauses {g.clause_text()}; e.g. {shown}")
+    if d.fuzz:
+        f = d.fuzz
+        errors = f.get("engine_errors", 0)
+        out.append(f"fuzz: {f['draws']} request(s) drawn, {f['requests']} sent, {f['findings']} disagreement(s) "
+                   f"kept" + (f", {errors} engine error(s) (crashes, hangs, garbage: not rule findings)" if errors
+                              else "") + f", in {f['seconds']:.1f} s")
+    asked = d.requests.get("suite", 0) + (d.fuzz or {}).get("requests", 0) + d.requests.get("shrink", 0)
+    out.append(f"{d.failing} failing, {d.explained} explained by {len(d.causes)} cause(s), "
+               f"{d.failing - d.explained} not; {d.candidates} candidates, {d.sets_tried} sets tried; "
+               f"{asked} engine requests in {d.seconds:.1f} s"
+               + (f"; the inferred profile breaks {d.combined_broken} passing case(s)" if d.combined_broken else "")
+               + {"time": "; the time ran out (--seconds)", "interrupted": "; interrupted"}.get(d.stopped or "", ""))
+    return out
+
+
+def to_json(d: Diagnosis) -> dict[str, Any]:
+    return {"format": "fives-diagnosis/1",
+            "base": ({"name": d.base.name, "extends": d.base.extends, "digest": d.base.digest}
+                     if d.base is not None else None),
+            "causes": [{"cause": c.candidate.name, "game": c.candidate.game, "overrides": c.candidate.overrides,
+                        "mutant": c.candidate.mutant, "clauses": list(c.candidate.clauses),
+                        "explains": len(c.explained), "ids": [r.case.id for r in c.explained],
+                        "example": _example_id(c), "example_from": c.example.case.id,
+                        "example_reachable": reachable_example(d, c)} for c in d.causes],
+            "unexplained": [{**g.to_dict(), "example": _cluster_example(g, d)} for g in d.unexplained],
+            "profile": d.combined, "failing": d.failing, "explained": d.explained,
+            "combined": {"explains": d.combined_explained, "breaks": d.combined_broken},
+            "fuzz": d.fuzz or None, "stopped": d.stopped, "seconds": round(d.seconds, 3),
+            "requests": {"suite": d.requests.get("suite", 0), "fuzz": (d.fuzz or {}).get("requests", 0),
+                         "shrink": d.requests.get("shrink", 0)}}
+
+
+def fixture_text(case: dict[str, Any], title: str) -> str:
+    """A one-case fixture file (the base's expectation kept, so the engine fails it)."""
+    import yaml
+    doc = {"format": "fives-fixtures/1", "title": title, "cases": [case]}
+    return yaml.safe_dump(doc, sort_keys=False, allow_unicode=True, default_flow_style=None, width=120)
+
+
+def in_reach(d: Diagnosis, case: Case) -> bool:
+    """Is the case's state one play reaches under the base rules (spec/fuzz.md)?"""
+    from fives.conformance.cases.reachable import problems
+    from fives.profiles import rules_under
+
+    return not problems(rules_under(d.base, case.game), case.kind, case.input)
+
+
+def reachable_example(d: Diagnosis, c: Cause) -> bool:
+    """Is the cause's example a state play reaches under the base rules (a shrunk one always is)?"""
+    return c.fixture is not None or in_reach(d, c.example.case)
+
+
+def under_base(d: Diagnosis, doc: dict[str, Any]) -> dict[str, Any]:
+    """A fixture case expecting the base profile's answer states that profile (spec/fixtures.md)."""
+    base = d.base
+    if base is not None and base.extends == doc["game"] and base.overrides:
+        doc["rules"] = {"name": base.name, "source": base.source, "rules": dict(base.overrides)}
+    return doc
+
+
+def example_case(d: Diagnosis, c: Cause) -> dict[str, Any]:
+    """The fixture case of a cause's example: the shrunk one, or the suite's case as it is."""
+    if c.fixture:
+        return c.fixture
+    case = c.example.case
+    return under_base(d, {"id": case.id, "kind": case.kind, "game": case.game,
+                          "clauses": list(case.clauses or c.candidate.clauses),
+                          "source": {"derived": f"fives conformance diagnose: an example of {c.candidate.name}"},
+                          "description": case.description or f"An example of {c.candidate.name}",
+                          "input": case.input, "expect": case.expect})

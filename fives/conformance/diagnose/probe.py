@@ -1,0 +1,224 @@
+"""What `fives conformance diagnose` asks the engine after the suite (spec/diagnose.md):
+the fuzzer's requests, whose disagreements join the failures, and the shrinking of each
+cause's example and each unexplained cluster's smallest case to a minimal reachable fixture.
+
+Every shrunk request is a state that play from a deal reaches under the base rules (the
+oracle refuses any other, fives/conformance/cases/reachable.py), so the fixtures written are ones
+a strict engine must accept.
+"""
+from __future__ import annotations
+
+import hashlib
+import time
+from typing import Any, Callable
+
+from fives.conformance.diagnose.diagnosis import Diagnosis, _size, under_base
+from fives.conformance.diagnose.search import stated
+from fives.conformance.engines.drivers import Engine, Outcome
+from fives.conformance.cases.fixtures import Case
+from fives.conformance.fuzz.oracle import Oracle, Verdict
+from fives.conformance.cases.kinds import Kind, canonical
+from fives.conformance.runner import CaseResult
+
+#: engine requests one example's shrink may spend
+SHRINK_BUDGET = 3000  # as `conformance fuzz --shrink-budget`
+#: cases tried, smallest first, until one can be asked again and shrunk (reachable, same way)
+TRIES = 16
+#: a cause or cluster none of whose cases can be brought into reach: the fuzzer draws this
+#: many requests of its kind (for at most this many seconds) to find a reachable one
+HUNT_DRAWS, HUNT_SECONDS, SMALL = 3000, 15.0, 4
+
+
+def fuzz_results(engine: Engine, games: list[str], seed: int, draws: int, seconds: float | None,
+                 base: Any = None, on_draw: Callable[[int, Any], None] | None = None,
+                 kinds: list[str] | None = None) -> tuple[list[CaseResult], dict[str, Any]]:
+    """The fuzzer's disagreements (shrunk) and refusals as results, and what it did. Crashes,
+    hangs and garbage are engine errors, not rule findings: they are counted, not kept."""
+    from fives.conformance.fuzz import Fuzzer
+    from fives.conformance.golden.cases import PREFIX
+
+    fuzzer = Fuzzer(engine, games, kinds, seed, shrink_budget=SHRINK_BUDGET, profile=base)
+    report = fuzzer.run(cases=draws, seconds=seconds, on_draw=on_draw)
+    out: list[CaseResult] = []
+    for f in report.findings:
+        doc = f.case(seed)
+        case = Case(doc["id"], f.kind, f.game, tuple(doc["clauses"]), doc["source"], f.input, f.expected, "fuzz",
+                    doc["description"])
+        out.append(CaseResult(case, "failed", list(f.diffs), Outcome("ok", f.actual)))
+    refusals = 0
+    for e in report.engine_errors:
+        if e.what == "error reply":
+            expected = fuzzer.oracle.reference.answer(e.kind, e.game, e.input)
+            digest = hashlib.sha256(canonical(e.input).encode()).hexdigest()
+            cid = f"FUZZ-{PREFIX[e.game]}-{e.kind}-refused-{digest[:12]}"
+            case = Case(cid, e.kind, e.game, (), {"derived": f"fives conformance fuzz: seed {seed}, draw {e.draw}"},
+                        e.input, expected, "fuzz")
+            out.append(CaseResult(case, "errored", [], Outcome("error", message=e.message)))
+            refusals += 1
+    stats = {"draws": report.draws, "requests": report.requests, "findings": len(report.findings),
+             "refusals": refusals,
+             "engine_errors": sum(e.count for e in report.engine_errors if e.what != "error reply"),
+             "seconds": round(report.seconds, 3), "interrupted": report.interrupted, "seed": seed}
+    return out, stats
+
+
+def _spent(d: Diagnosis, oracle: Oracle) -> None:
+    """Count the oracle's engine requests as the shrinking's, and start its count again."""
+    d.requests["shrink"] = d.requests.get("shrink", 0) + oracle.requests
+    oracle.requests = 0
+
+
+def _hunt(engine: Engine, d: Diagnosis, oracle: Oracle, game: str, kind: str, accept: Callable[[Any], bool],
+          deadline: float | None) -> Any:
+    """A fuzzer finding of `kind` that `oracle` calls a disagreement and `accept` takes, drawn
+    and shrunk within HUNT_SECONDS (and the deadline); None if there is none by then."""
+    from fives.conformance.fuzz import Fuzzer, fuzz_kinds
+
+    seconds = HUNT_SECONDS if deadline is None else min(HUNT_SECONDS, deadline - time.monotonic())
+    if kind not in fuzz_kinds() or seconds <= 0:
+        return None
+    fuzzer = Fuzzer(engine, [game], [kind], int(d.fuzz.get("seed", 0)), SHRINK_BUDGET, d.base)
+    fuzzer.oracle = oracle  # its questions, its reachable states, its idea of "disagrees"
+    # not the first finding: a later, smaller start shrinks further (the fuzzer's reshrinks);
+    # one of at most SMALL placements is small enough to stop for
+    try:
+        report = fuzzer.run(cases=HUNT_DRAWS, seconds=seconds,
+                            until=lambda rep: any(accept(f) and f.size["placements"] <= SMALL for f in rep.findings))
+    finally:
+        _spent(d, oracle)
+    if report.interrupted:
+        raise KeyboardInterrupt
+    from fives.conformance.fuzz.shrink import measure
+    return min((f for f in report.findings if accept(f)), key=lambda f: measure(f.kind, f.input), default=None)
+
+
+class KeepingOracle(Oracle):
+    """Disagrees with the base only where `keeps(game, kind, input, verdict)` holds too: a
+    shrunk example then still shows what it was chosen for."""
+
+    def __init__(self, engine: Engine, kinds: dict[str, Kind], base: Any,
+                 keeps: Callable[[str, str, dict[str, Any], Verdict], bool]) -> None:
+        super().__init__(engine, kinds, base)
+        self.keeps = keeps
+
+    def ask(self, game: str, kind: str, input: dict[str, Any]) -> Verdict:
+        v = super().ask(game, kind, input)
+        if v.status != "differ" or self.keeps(game, kind, input, v):
+            return v
+        return Verdict("agree", v.expected, v.actual)
+
+
+def cause_oracle(engine: Engine, kinds: dict[str, Kind], base: Any, cause: Engine) -> KeepingOracle:
+    """Only where the cause alone answers as the engine does: the example shows this cause, no other."""
+    def keeps(game: str, kind: str, input: dict[str, Any], v: Verdict) -> bool:
+        case = Case("cause", kind, game, (), {}, input, v.expected, "diagnose")
+        out = cause.run(case)
+        try:
+            return out.status == "ok" and not kinds[kind].compare(stated(case, out.answer), v.actual)
+        except Exception:  # noqa: BLE001 - an answer the comparer chokes on shows nothing
+            return False
+    return KeepingOracle(engine, kinds, base, keeps)
+
+
+def pattern_oracle(engine: Engine, kinds: dict[str, Kind], base: Any, pattern: str) -> KeepingOracle:
+    """Only with the same first-difference pattern (spec/reports.md): a cluster's minimal case
+    still shows what its cases show."""
+    from fives.conformance.reports.explain import explain
+    from fives.conformance.reports.failures import difference_pattern
+
+    def keeps(game: str, kind: str, input: dict[str, Any], v: Verdict) -> bool:
+        diffs = explain(kind, v.expected, v.actual, list(v.diffs))
+        return bool(diffs) and difference_pattern(diffs[0]) == pattern
+    return KeepingOracle(engine, kinds, base, keeps)
+
+
+def _case_doc(d: Diagnosis, game: str, kind: str, input: dict[str, Any], expected: Any, clauses: tuple[str, ...],
+              derived: str, what: str) -> dict[str, Any]:
+    """A fixture case (conformance/schema/fixtures.schema.json); under --rules BASE it states
+    the base profile, whose answer it expects."""
+    from fives.conformance.golden.cases import PREFIX
+    digest = hashlib.sha256(canonical({"game": game, "kind": kind, "input": input}).encode()).hexdigest()
+    doc = {"id": f"DX-{PREFIX[game]}-{kind}-{digest[:12]}", "kind": kind, "game": game, "clauses": list(clauses),
+           "source": {"derived": derived}, "description": what, "input": input, "expect": expected}
+    return under_base(d, doc)
+
+
+def _shrunk(oracle: Oracle, r: CaseResult, budget: int) -> tuple[dict[str, Any], Any] | None:
+    """(smallest input still disagreeing the same way, its expectation), or None when the
+    case cannot be asked again as it is (its kind has no shrinker, the engine now agrees)."""
+    from fives.conformance.fuzz.shrink import CANDIDATES, shrink
+
+    from fives.conformance.cases.reachable import repair
+
+    if r.case.kind not in CANDIDATES:
+        return None
+    input = r.case.input
+    v = oracle.ask(r.case.game, r.case.kind, input)
+    if v.status == "invalid":  # a hand-made or golden state out of reach: bring it into reach
+        input = repair(oracle.reference.rules_for(r.case.game), r.case.kind, input)
+        v = oracle.ask(r.case.game, r.case.kind, input)
+    if v.status != "differ":
+        return None
+    small, sv, _, interrupted = shrink(oracle, r.case.game, r.case.kind, input, v.keys, v, budget)
+    if interrupted:
+        raise KeyboardInterrupt
+    return small, sv.expected
+
+
+def _minimal(d: Diagnosis, engine: Engine, oracle: Oracle, tries: list[CaseResult], budget: int,
+             deadline: float | None, accept: Callable[[Any], bool], what: str, about: str,
+             clauses: tuple[str, ...]) -> tuple[CaseResult | None, dict[str, Any] | None]:
+    """(the case shrunk, its fixture case): the first of `tries` (at most TRIES) that `oracle`
+    can ask again and shrink; else a fuzzer finding `accept` takes, drawn against `oracle`
+    (the case is then None); (None, None) when there is neither. `clauses`: for a case that
+    cites none."""
+    for r in tries[:TRIES]:
+        if not (r.case.clauses or clauses):
+            continue
+        try:
+            got = _shrunk(oracle, r, budget)
+        finally:
+            _spent(d, oracle)
+        if got is not None:
+            return r, _case_doc(d, r.case.game, r.case.kind, got[0], got[1], r.case.clauses or clauses,
+                                f"fives conformance diagnose: {what}, shrunk from {r.case.id}", about)
+    # no case could be brought into reach: draw one that shows the same
+    f = _hunt(engine, d, oracle, tries[0].case.game, tries[0].case.kind, accept, deadline)
+    if f is None:
+        return None, None
+    return None, _case_doc(d, f.game, f.kind, f.input, f.expected, tuple(dict.fromkeys([f.clause, *f.tags])),
+                           f"fives conformance diagnose: {what}, drawn by the fuzzer (seed {d.fuzz.get('seed', 0)}, "
+                           f"draw {f.draw}) and shrunk", about)
+
+
+def shrink_examples(d: Diagnosis, engine: Engine, kinds: dict[str, Kind], budget: int = SHRINK_BUDGET,
+                    deadline: float | None = None, note: Callable[[str], None] | None = None) -> None:
+    """Shrink every cause's example (still showing that cause alone) and every unexplained
+    cluster's smallest case (still with the cluster's difference pattern) to a minimal reachable fixture.
+    Ctrl-C or the deadline leaves the rest as the suite's cases."""
+    say = note or (lambda s: None)
+    for c in d.causes:
+        if deadline is not None and time.monotonic() > deadline:
+            say("time is up: the examples left are the suite's cases")
+            return
+        scorer = d.scorers[c.candidate.game]
+        oracle = cause_oracle(engine, kinds, d.base, scorer.engine((c.candidate,)))
+        alone = [r for r in c.explained if scorer.agrees((c.candidate,), r)] or c.explained
+        tries = [c.example, *sorted((r for r in alone if r is not c.example), key=_size)]
+        r, c.fixture = _minimal(d, engine, oracle, tries, budget, deadline, lambda f: True, c.candidate.name,
+                                f"Shows {c.candidate.name} alone: the engine answers as that rule does",
+                                c.candidate.clauses)
+        c.example = r or c.example
+    for g in d.unexplained:
+        if deadline is not None and time.monotonic() > deadline:
+            say("time is up: the clusters left keep the suite's cases")
+            return
+        answered = sorted((ex.result for ex in g.explanations if ex.result.status == "failed"), key=_size)
+        if not answered:
+            continue
+        _, case = _minimal(d, engine, pattern_oracle(engine, kinds, d.base, g.key), answered, budget, deadline,
+                           lambda f, k=g.key: f.cause[2] == k, f"cluster {g.key}",
+                           f"A minimal case of the cluster {g.key}: no cause explains it",
+                           tuple(c for c, _ in g.clauses[:1]))
+        if case is not None:
+            d.clusters[g.key] = case

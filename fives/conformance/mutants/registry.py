@@ -1,0 +1,70 @@
+"""Mutant engines: the reference engine with exactly one classic misreading each.
+
+`fives conformance mutants` runs the whole suite against every mutant through the protocol
+(`fives serve --mutant NAME`) and proves each one is caught by at least one fixture. Each
+mutant overrides one hook of the layout (`fives.layout.Layout`), the match
+(`fives.match.Match`) or the settlement (`fives.settlement.Settlement`).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from fives.conformance.engines.drivers import ReferenceEngine
+from fives.conformance.mutants.layout import LAYOUT_MUTANTS, Mutant
+from fives.conformance.mutants.play import PLAY_MUTANTS
+from fives.support.errors import UserError
+
+__all__ = ["LAYOUT_MUTANTS", "PLAY_MUTANTS", "Mutant", "MutantResult", "all_mutants", "mutant_engine", "run_mutant"]
+
+
+def all_mutants() -> list[Mutant]:
+    return LAYOUT_MUTANTS + PLAY_MUTANTS
+
+
+def mutant_engine(name: str, profile: Any = None, honours_rules: bool = False) -> ReferenceEngine:
+    """`fives serve --mutant NAME [--rules P]`: the misreading on top of P, or (`honours_rules`)
+    on top of the profile each request names."""
+    for m in all_mutants():
+        if m.name == name:
+            return ReferenceEngine(m.hooks(), name=f"fives-mutant-{name}", profile=profile, honours_rules=honours_rules)
+    raise UserError(f"unknown mutant {name!r}: one of {', '.join(m.name for m in all_mutants())}")
+
+
+#: Perft cases up to this many sequences run against mutants (their push/pop walk is slow).
+MUTANT_PERFT_NODES = 5_000
+
+
+@dataclass
+class MutantResult:
+    mutant: Mutant
+    killers: list[Any]  # CaseResult of every case the mutant fails or errors
+    ran: int
+
+    @property
+    def killed(self) -> bool:
+        return bool(self.killers)
+
+
+def run_mutant(m: Mutant, cases: list[Any], via_protocol: bool, timeout: float, plan: Any = None) -> MutantResult:
+    """Run every case against one mutant; the cases it fails or errors are its killers.
+    `plan` (--rules P, fives/conformance/cases/expected_under.py): the cases carry P's expectations
+    and the mutant plays P (told through the protocol's `rules`) with its one misreading."""
+    import sys
+
+    from fives.conformance.engines.process import ProcessEngine
+    from fives.conformance.cases.kinds import load_kinds
+    from fives.conformance.runner import run_cases
+
+    kinds = load_kinds()
+    # deep perft rows add nothing the shallow rows and divides do not already catch
+    cases = [c for c in cases if c.kind != "perft" or c.expect["nodes"] <= MUTANT_PERFT_NODES]
+    engine = (ProcessEngine(f"{sys.executable} -m fives.cli serve --mutant {m.name}", timeout=timeout)
+              if via_protocol else ReferenceEngine(m.hooks(), name=m.name, timeout=timeout))
+    engine.profile = plan.profile if plan is not None else None
+    engine.start()
+    try:
+        results = run_cases(engine, cases, kinds, plan=plan)
+    finally:
+        engine.close()
+    return MutantResult(m, [r for r in results if r.status in ("failed", "errored")], len(results))
