@@ -42,19 +42,28 @@ def prebuild_suite(build_lib: Path) -> None:
     """Parse and validate the bundled suite now, into `fives/_prebuilt/` (issue 21: a fresh
     machine's first run needs no user cache; fives/conformance/cases/prebuilt.py). It runs the
     package just assembled in `build_lib`, in a child process with no user cache, and checks
-    the suite read back equals the suite read from the sources. Without the run-time
-    dependencies in the build environment (see [build-system] requires) the wheel is built
-    without it and says so: the suite is then parsed on the first run, as in a checkout."""
+    the suite read back equals the suite read from the sources.
+
+    The child gets this build's own import path (under pip's build isolation, the isolated
+    environment holding [build-system] requires), with `build_lib` first: a child with a
+    replaced PYTHONPATH cannot import the build requirements (issue 29). A wheel without the
+    prebuilt suite fails the build, unless FIVES_ALLOW_NO_PREBUILT=1 allows it (the suite is
+    then parsed on the first run, as in a checkout)."""
     import subprocess
     import sys
 
     env = {k: v for k, v in os.environ.items() if k not in ("FIVES_ROOT", "PYTHONPATH")}
-    env.update(PYTHONPATH=str(build_lib), FIVES_NO_CACHE="1")
+    inherited = [p for p in sys.path if p and Path(p).resolve() != Path(__file__).resolve().parent]
+    env.update(PYTHONPATH=os.pathsep.join([str(build_lib), *inherited]), FIVES_NO_CACHE="1")
     probe = subprocess.run([sys.executable, "-c", "import yaml, fastjsonschema, jsonschema"], env=env,
-                           capture_output=True)
+                           capture_output=True, text=True)
     if probe.returncode != 0:
-        print("setup.py: warning: pyyaml, fastjsonschema or jsonschema missing: no prebuilt suite", file=sys.stderr)
-        return
+        why = (probe.stderr.strip().splitlines() or ["?"])[-1]
+        if os.environ.get("FIVES_ALLOW_NO_PREBUILT") == "1":
+            print(f"setup.py: warning: no prebuilt suite ({why}); FIVES_ALLOW_NO_PREBUILT=1 allows it", file=sys.stderr)
+            return
+        raise SystemExit(f"setup.py: cannot build the prebuilt suite: the build environment lacks pyyaml, "
+                         f"fastjsonschema or jsonschema ({why}); set FIVES_ALLOW_NO_PREBUILT=1 to build without it")
     out = build_lib / "fives" / "_prebuilt"
     if out.exists():
         shutil.rmtree(out)

@@ -72,8 +72,9 @@ class Layout:
         self._ot = t.opens
         self._sc = t.score
         self._every = rules.spinner_policy == "every-double"
-        # the fast paths know the two spinner policies with spinners; `none` asks the hook
-        self._own_spin = cls._hook_is_spinner is Layout._hook_is_spinner and rules.spinner_policy != "none"
+        # the fast paths know the two spinner policies with spinners; `none` and `opening-double` ask the hook
+        self._own_spin = cls._hook_is_spinner is Layout._hook_is_spinner and rules.spinner_policy in ("first-double",
+                                                                                                    "every-double")
         self._mask = 0  # bit i: tile i is placed
         self._order: list[int] = []  # tile indices in play order
         self._spinners: list[int] = []
@@ -92,6 +93,8 @@ class Layout:
             return False
         if self.rules.spinner_policy == "every-double":
             return True
+        if self.rules.spinner_policy == "opening-double":  # a variant: only a double that opens spins
+            return not self._order
         return not self._spinners  # first-double: the Sniff is the first double placed
 
     def _hook_branches_open(self, pt: PlacedTile) -> bool:

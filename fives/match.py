@@ -1,4 +1,4 @@
-# lines: ~490 because Match is one state machine (deal, lead, turn, draw, pass, block, settle, match end) with its value types.
+# lines: ~500 because Match is one state machine (deal, lead, turn, draw, pass, block, settle, match end) with its value types.
 """The match state machine: deal, lot, turns, draws, passes, continuation, hand and match end.
 
 A `Match` holds the whole state (scores, every seat's hand, the boneyard in draw order, the
@@ -197,13 +197,22 @@ class Match:
         """SN-DRAW-*, HR-DRAW-*: every boneyard tile may be drawn; a variant keeps a reserve."""
         return max(0, boneyard - self.rules.boneyard_reserve[self.config.players])
 
+    def _hook_may_draw_holding_playable(self) -> bool:
+        """SN-DRAW-1, HR-DRAW-1: a seat that can place may not draw; a variant
+        (`drawing.while_playable`) lets it draw instead."""
+        return self.rules.draw_while_playable
+
     def _hook_opening_tiles(self, hand: Iterable[Tile]) -> set[Tile] | None:
-        """SN-LEAD-2, HR-LEAD-2: any tile opens (None); a variant requires a double or a
-        scoring tile when the leader holds one."""
+        """SN-LEAD-2, HR-LEAD-2: any tile opens (None); a variant requires a double, the
+        highest double held, a scoring tile, or a double or a scoring tile when the leader holds one."""
         need = self.rules.opening_requires
         if need == "any":
             return None
-        ok = {t for t in hand if (t.is_double if need == "double" else self.rules.score(t.pips) > 0)}
+        if need == "highest-double":
+            doubles = [t for t in hand if t.is_double]
+            return {max(doubles, key=lambda t: t.pips)} if doubles else None
+        scoring = need in ("scoring", "double-or-scoring")
+        ok = {t for t in hand if (t.is_double and need != "scoring") or (scoring and self.rules.score(t.pips) > 0)}
         return ok or None
 
     def _hook_blocked(self) -> bool:
@@ -323,9 +332,9 @@ class Match:
             allowed = self._hook_opening_tiles(hand)
             if allowed is not None:
                 placements = [p for p in placements if p.tile in allowed]
-        if placements:
-            return Options(placements, False, False)
         may_draw = self._hook_drawable(boneyard) > 0 and (not continuing or self._hook_continuation_may_draw())
+        if placements:  # SN-DRAW-1, HR-DRAW-1: a seat that can place does; a variant lets it draw instead
+            return Options(placements, may_draw and values is not None and self._hook_may_draw_holding_playable(), False)
         return Options([], may_draw, not may_draw)
 
     def legal_options(self) -> Options:
@@ -406,7 +415,7 @@ class Match:
         if self.drawn is not None:
             raise IllegalAction(PlayCode.MUST_PLACE_DRAWN_TILE, f"the drawn tile {self.drawn} must be placed now")
         hand = self.hands[seat]
-        if self._can_place_any(hand):
+        if self._can_place_any(hand) and not (len(self.layout) and self._hook_may_draw_holding_playable()):
             raise IllegalAction(PlayCode.MUST_PLACE, f"seat {seat} can place a tile, so may not draw")
         if not self._hook_drawable(len(self.boneyard)):
             raise IllegalAction(PlayCode.CANNOT_DRAW, "the boneyard is empty: pass" if not self.boneyard else

@@ -59,6 +59,18 @@ def parameters(game: str) -> dict[str, Any]:
     return out
 
 
+def _check_player_keys(node: Any, known: dict[int, Any], what: str, game: str) -> None:
+    """A by-players override names numbers of players the game is played by, in ASCII digits
+    (`3`, not `٣`, `３` or `³`, which Python's int() and str.isdigit() would take): UserError."""
+    counts = ", ".join(str(n) for n in sorted(known))
+    if not isinstance(node, Mapping) or not node:
+        raise UserError(f"{what}: expected a mapping of number of players ({counts}) to value")
+    for k in node:
+        ok = (isinstance(k, int) and not isinstance(k, bool)) or (isinstance(k, str) and k.isascii() and k.isdigit())
+        if not ok or int(k) not in known:
+            raise UserError(f"{what}: {quote(str(k))} is not a number of players of {game} (one of {counts})")
+
+
 def _canonical_value(value: Any) -> Any:
     if _by_players(value):
         return {int(k): v for k, v in sorted(value.items(), key=lambda kv: int(kv[0]))}
@@ -81,6 +93,8 @@ def make_profile(extends: str, overrides: Mapping[str, Any], name: str = "", sou
 
     def walk(prefix: str, node: Any) -> None:
         if prefix in known:
+            if isinstance(known[prefix], dict):  # by number of players: only the game's own counts
+                _check_player_keys(node, known[prefix], f"{where}: {prefix}", extends)
             flat[prefix] = _canonical_value(node)
         elif isinstance(node, dict) and node and not _by_players(node):
             for k, v in node.items():
@@ -206,6 +220,8 @@ BOTH = HR + SN
 _TARGETS = ({2: 305, 3: 305, 4: 305}, {2: 250, 3: 250, 4: 250}, {2: 250, 3: 200, 4: 200})
 #: The rule dimensions: every parameter a published rule book sets otherwise than the seeds.
 DIMENSIONS: tuple[Dimension, ...] = (
+    Dimension("continuation.enabled", HR, ("HR-CONT-1",),
+              "a tile from hand that is a double or scores earns a continuation (Horse Race), or never (Five Up)"),
     Dimension("continuation.drawn_tile_ends_turn", HR, ("HR-CONT-5",),
               "a playable drawn tile ends the turn, or may earn a continuation like a tile from hand"),
     Dimension("continuation.last_tile", HR, ("HR-CONT-4", "HR-SETTLE-1"),
@@ -218,16 +234,21 @@ DIMENSIONS: tuple[Dimension, ...] = (
               "several sides at the target after a settlement all win, or only the highest"),
     Dimension("target.raw", BOTH, ("SN-TARGET-1", "HR-POINTS-1"),
               "the target in raw points, by number of players", _TARGETS),
-    Dimension("settlement.award_rounding", HR, ("HR-SETTLE-4",),
+    Dimension("settlement.award_rounding", BOTH, ("SN-SETTLE-1", "HR-SETTLE-4"),
               "the go-out award is rounded once over the total, or per opponent"),
-    Dimension("settlement.blocked_winner", HR, ("HR-SETTLE-2",),
+    Dimension("settlement.blocked_winner", BOTH, ("SN-SETTLE-1", "HR-SETTLE-2"),
               "a blocked hand is won by the lowest remaining count, or by nobody"),
-    Dimension("settlement.subtract_winner_own", HR, ("HR-SETTLE-3",),
+    Dimension("settlement.subtract_winner_own", BOTH, ("SN-SETTLE-1", "HR-SETTLE-3"),
               "the winner's own remaining pips (a blocked hand's winner's, a partner's) are subtracted from the award"),
+    # Sniff profiles may set `settlement.ties` too, but play from a deal never showed a Sniff tie
+    # for lowest in a blocked hand (conformance/tools/make_variant_fixtures.py): not a Sniff dimension
     Dimension("settlement.ties", HR, ("HR-SETTLE-6", "HR-SETTLE-7"),
               "sides tied for lowest in a blocked hand each get the full award, share it, or get nothing"),
     Dimension("opening.requires", BOTH, ("SN-LEAD-2", "HR-LEAD-2"),
-              "the leader may open with any tile, or must open with a double / a scoring tile if held"),
+              "the leader may open with any tile, or must open with a double / the highest double / a scoring "
+              "tile / a double or a scoring tile if held"),
+    Dimension("drawing.while_playable", BOTH, ("SN-DRAW-1", "HR-DRAW-1"),
+              "a seat holding a playable tile must place, or may draw instead"),
     Dimension("hand_end.blocked", BOTH, ("SN-END-2", "HR-END-1"),
               "a hand is blocked as soon as nobody can place or draw, or after a full round of passes"),
     Dimension("deal.hand_size", BOTH, ("SN-DEAL-1", "HR-DEAL-1"),
@@ -243,7 +264,17 @@ DIMENSIONS: tuple[Dimension, ...] = (
     Dimension("lead.after_blocked", BOTH, ("SN-LEAD-3", "HR-LEAD-3"),
               "after a blocked hand: a lot, the next seat, or the same leader"),
     Dimension("spinners.policy", BOTH, ("SN-SPIN-1", "HR-SPIN-1"),
-              "which doubles are spinners: the first (the sniff), every double, or none (all in line)"),
+              "which doubles are spinners: the first (the sniff), every double, none (all in line), or only "
+              "a double that opens the hand"),
+    Dimension("counting.open_branch_side", BOTH, ("SN-COUNT-3", "HR-COUNT-2"),
+              "a spinner's open branch sides, once both line sides are covered, count one half each or nothing"),
+    Dimension("settlement.kind", BOTH, ("SN-SETTLE-1", "HR-SETTLE-1"),
+              "at hand end each side loses its own remaining pips (Sniff), or the hand's winner scores the others'"),
+    Dimension("settlement.rounding.multiple", BOTH, ("SN-SETTLE-2", "HR-SETTLE-4"),
+              "remaining pips are rounded to a multiple of 5, or counted as they are (1)", (1, 5)),
+    Dimension("settlement.rounding.round_up_from_remainder", BOTH, ("SN-SETTLE-2", "HR-SETTLE-4"),
+              "the remainder from which pips round up: 3 (to the nearest 5), 1 (always up), 5 (always down)",
+              (1, 3, 5)),
     Dimension("points.display_divisor", SN, ("SN-TARGET-1",),
               "points shown raw (1) or per five (5); the unit goes with it", (1, 5)),
 )
@@ -274,11 +305,18 @@ def alternatives(game: str) -> dict[str, list[Any]]:
     return out
 
 
+#: the settlement parameters that only an award to the hand's winner reads (`settlement.kind`)
+AWARD_PARAMETERS = ("settlement.award_rounding", "settlement.blocked_winner", "settlement.subtract_winner_own",
+                    "settlement.ties")
+
+
 def alternative_overrides(game: str, path: str, value: Any) -> dict[str, Any]:
     """The overrides that set one dimension to `value` (with what goes with it)."""
     out = {path: value}
     if path == "points.display_divisor":  # the unit goes with the divisor: one dimension
         out["points.unit"] = "displayed" if value > 1 else "raw"
+    if path in AWARD_PARAMETERS and parameters(game)["settlement.kind"] != "award-to-winner":
+        out["settlement.kind"] = "award-to-winner"  # an award's details show only where the winner is awarded
     return out
 
 

@@ -27,16 +27,17 @@ class GameRules:
     target_raw: dict[int, int]
     scoring_multiple: int
     zero_scores: bool
-    spinner_policy: str  # "first-double" | "every-double"
+    spinner_policy: str  # "first-double" | "every-double" | "none" | "opening-double"
     branches_require_both_lines: bool
     open_branch_side: str  # "one-half" | "zero"
     continuation: dict[str, Any]
     settlement: dict[str, Any]
     match_end: dict[str, Any]
     lead: dict[str, str]  # first_hand, after_gone_out, after_blocked (SN-LEAD-*, HR-LEAD-*)
-    opening_requires: str  # "any" | "double" | "scoring": what the leader must open with, if held
+    opening_requires: str  # "any" | "double" | "scoring" | "highest-double" | "double-or-scoring" (if held)
     boneyard_reserve: dict[int, int]  # by players: boneyard tiles that are never drawn
     blocked_after: str  # "no-placement" (at once) | "round-of-passes"
+    draw_while_playable: bool  # a variant: a seat holding a playable tile may still draw (SN-DRAW-1, HR-DRAW-1)
     raw: dict[str, Any] = field(repr=False, compare=False)
     #: the fives.profiles.Profile these rules were built under; None for the plain game
     profile: Any = field(default=None, repr=False, compare=False)
@@ -130,6 +131,11 @@ def validate_game_data(data: dict[str, Any], name: str) -> None:
         raise UserError(f"{name}: {where}: {e.message}") from None
 
 
+#: the highest target a profile may set, in raw points (the rule books' highest is 250 for two
+#: players; a thousand times that still ends in a few thousand hands)
+MAX_TARGET_RAW = 250_000
+
+
 def build_rules(data: dict[str, Any], name: str, profile: Any = None) -> GameRules:
     """GameRules from a validated parameter document (a spec file, or one a profile changed)."""
     if data["set"]["max_pip"] != MAX_PIP:
@@ -141,6 +147,14 @@ def build_rules(data: dict[str, Any], name: str, profile: Any = None) -> GameRul
         if n * h + reserve.get(n, 0) > data["set"]["tiles"]:
             raise UserError(f"{name}: deal/hand_size: {n} players of {h} tiles and a reserve of {reserve.get(n, 0)} "
                             f"need more than {data['set']['tiles']} tiles")
+    # bounds the whole program lives with (issue 29): a target is at least one scoring placement
+    # (5 raw points) and at least one displayed point, and at most MAX_TARGET_RAW, so every
+    # match ends, every displayed target is a positive number and every generator has room
+    divisor = int(data["points"]["display_divisor"])
+    for n, raw in by_n(data["target"]["raw"]).items():
+        if not max(5, divisor) <= raw <= MAX_TARGET_RAW:
+            raise UserError(f"{name}: target/raw/{n}: {raw} is out of bounds: a target is at least 5 raw points and "
+                            f"at least the display divisor ({divisor}), and at most {MAX_TARGET_RAW}")
     return GameRules(
         id=data["id"],
         name=data["name"],
@@ -163,6 +177,7 @@ def build_rules(data: dict[str, Any], name: str, profile: Any = None) -> GameRul
         opening_requires=data.get("opening", {}).get("requires", "any"),
         boneyard_reserve={n: reserve.get(n, 0) for n in by_n(data["deal"]["hand_size"])},
         blocked_after=data.get("hand_end", {}).get("blocked", "no-placement"),
+        draw_while_playable=bool(data.get("drawing", {}).get("while_playable", False)),
         raw=data,
         profile=profile,
     )

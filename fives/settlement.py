@@ -163,7 +163,7 @@ class Settlement:
     def award_points(self, rounded: int, tied: int) -> int:
         """Displayed points of one award; every tied side gets a full one (HR-SETTLE-6), or,
         as a variant (`ties: split`), an equal share rounded down."""
-        points: int = rounded // self.params["award_divisor"]
+        points: int = rounded // self.params.get("award_divisor", self.rules.display_divisor)
         return points // tied if self.ties == "split" else points
 
     def match_winners(self, scores: list[int]) -> list[int]:

@@ -145,7 +145,7 @@ def test_last_failed_without_a_usable_record_runs_everything_with_a_note(cache: 
     assert r.exit_code == 0 and summary(r.stdout) == (11, 0, 0, 0)
     assert "the record of the last run is unreadable" in r.stderr and "Traceback" not in r.output
     store_path(None).write_text('{"format": "something-else", "failed": [1]}', encoding="utf-8")
-    assert "is not a fives-last-failed/1 file" in fives("conformance", "run", *FIGURES, "--lf").stderr
+    assert f"is not a {FORMAT} file" in fives("conformance", "run", *FIGURES, "--lf").stderr
 
 
 def test_a_planted_last_failed_list_cannot_narrow_the_run(cache: Path) -> None:

@@ -38,6 +38,10 @@ def canonical(x: Any) -> str:
 #: values whose effect play never shows alone: the companion overrides both P and B carry
 COMPANIONS: dict[tuple[str, Any], dict[str, Any]] = {
     ("match_end.simultaneous_winners", canonical("highest")): {"match_end.on_placement": "hand-end"},
+    # an award's details show only under an award (Sniff deducts): a no-op for Horse Race
+    **{(path, canonical(v)): {"settlement.kind": "award-to-winner"} for path, v in (
+        ("settlement.award_rounding", "per-opponent"), ("settlement.blocked_winner", "nobody"),
+        ("settlement.subtract_winner_own", True), ("settlement.ties", "split"), ("settlement.ties", "nobody"))},
 }
 MAX_CASES = 3  # per value: at most one per kind
 SEEDS = 120

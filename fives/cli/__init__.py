@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib
 import sys
+from typing import NoReturn
 
 import click
 
@@ -46,6 +47,30 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
+def _os_error_exit(e: OSError) -> NoReturn:
+    """A full disk, a closed pipe, an unreadable file the command did not name: one line, exit 2."""
+    from fives.support.writing import discard_stdout, os_error_line
+
+    line = f"fives: error: {os_error_line(e, _stdout_failed())}"
+    discard_stdout()
+    try:
+        click.echo(line, err=True)
+    except OSError:  # stderr is on the full disk too: the exit code still says it
+        pass
+    sys.exit(EXIT_BAD_INPUT)
+
+
+def _raise_terminated(signum: int, frame: object) -> None:
+    raise Terminated()
+
+
+def _may_handle_sigterm() -> bool:
+    import signal
+    import threading
+
+    return threading.current_thread() is threading.main_thread() and signal.getsignal(signal.SIGTERM) == signal.SIG_DFL
+
+
 class FivesGroup(click.Group):
     """Loads a command's module on first use, and turns a user's mistake into one line and a
     documented exit code, never a traceback."""
@@ -57,17 +82,23 @@ class FivesGroup(click.Group):
             finally:  # here, not at interpreter exit, where a failed flush is a traceback and exit 120
                 _flush_stdout()
         except OSError as e:  # a full disk, a closed pipe, an unreadable file the command did not name
-            from fives.support.writing import discard_stdout, os_error_line
-
-            line = f"fives: error: {os_error_line(e, _stdout_failed())}"
-            discard_stdout()
-            try:
-                click.echo(line, err=True)
-            except OSError:  # stderr is on the full disk too: the exit code still says it
-                pass
-            sys.exit(EXIT_BAD_INPUT)
+            _os_error_exit(e)
 
     def _invoke_command(self, ctx: click.Context) -> object:
+        import signal
+
+        # SIGTERM (how CI cancels a job, how `kill` stops a command) is handled as Ctrl-C in every
+        # command: `finally` blocks kill engines and workers and write what was found, and the
+        # exit code is 143. A command may install its own handler meanwhile (the runner's
+        # SignalState); this one is the default under it.
+        previous = signal.signal(signal.SIGTERM, _raise_terminated) if _may_handle_sigterm() else None
+        try:
+            return self._invoke_guarded(ctx)
+        finally:
+            if previous is not None:
+                signal.signal(signal.SIGTERM, previous)
+
+    def _invoke_guarded(self, ctx: click.Context) -> object:
         try:
             return super().invoke(ctx)
         except UserError as e:
@@ -85,7 +116,12 @@ class FivesGroup(click.Group):
         if not standalone_mode:
             return super().main(*args, standalone_mode=False, **kwargs)  # type: ignore[call-overload]
         try:
-            rv = super().main(*args, standalone_mode=False, **kwargs)  # type: ignore[call-overload]
+            try:
+                rv = super().main(*args, standalone_mode=False, **kwargs)  # type: ignore[call-overload]
+            finally:  # --help and --version write before any command runs: a full stdout is one line too
+                _flush_stdout()
+        except OSError as e:
+            _os_error_exit(e)
         except click.ClickException as e:
             from fives.cli._usage import usage_line
 

@@ -8,6 +8,8 @@ from typing import Any, Callable
 
 import click
 
+from fives.cli._seconds import Seconds
+
 from fives.cli._samples import fixture_roots
 from fives.conformance.engines.drivers import EngineStartError
 from fives.conformance.engines.process import make_engine
@@ -19,7 +21,7 @@ from fives.support.errors import (
     EXIT_TERMINATED,
     UserError,
 )
-from fives.conformance.cases.fixtures import lint, load_cases
+from fives.conformance.cases.fixtures import default_roots, lint, load_cases
 from fives.support.writing import write_output
 from fives.conformance.cases.kinds import load_kinds
 from fives.support.progress import Progress
@@ -70,7 +72,7 @@ def _report_targets(reports: tuple[str, ...]) -> list[tuple[str, str | None]]:
 @click.option("--engine", "commands", metavar="CMD", multiple=True,
               help='Engine command speaking spec/protocol.md, e.g. "fives serve" or "node engine.js". Default: the built-in reference engine, in process. Repeatable: the suite runs once per engine, one after another, and the reports compare them (see spec/reports.md).')
 @click.option("--oneshot", is_flag=True, help="Start the engine once per case (request on stdin, reply on stdout).")
-@click.option("--timeout", type=float, default=None, help="Seconds an engine may take per case before it is killed and restarted (its whole process group); the in-process reference engine stops the case. 0: no limit. Default 10, except that slow cases run in process (--slow: deep perft rows, minutes by design) then have no limit.")
+@click.option("--timeout", type=Seconds(), default=None, help="Seconds an engine may take per case before it is killed and restarted (its whole process group); the in-process reference engine stops the case. 0: no limit. Default 10, except that slow cases run in process (--slow: deep perft rows, minutes by design) then have no limit.")
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True, help="Engine processes run at once (with --engine, persistent or --oneshot); the output, results and reports do not depend on N. The in-process engine runs one case at a time.")
 @click.option("--validate", is_flag=True, help="Check every message both ways against spec/protocol/*.schema.json and the kind schemas.")
 @click.option("--fixtures", "roots", multiple=True, type=fixture_roots(),
@@ -120,8 +122,8 @@ def run_cmd(commands: tuple[str, ...], oneshot: bool, timeout: float | None, job
     targets = _report_targets(reports)
     if unchanged_only and profile is None:
         raise UserError("--unchanged-only needs --rules PROFILE")
-    check_outputs([results_path, write_known, *(p for _, p in targets)], inputs=roots)  # before the suite loads
-    check_outputs([results_path, *(p for _, p in targets)], inputs=[known_path])  # --write-known-failures may update it
+    check_outputs([results_path, write_known, *(p for _, p in targets)], inputs=roots or default_roots(), run=True)  # before the suite loads
+    check_outputs([results_path, *(p for _, p in targets)], inputs=[known_path], run=True)  # --write-known-failures may update it
     kinds = load_kinds()
     if not no_verify:
         from fives.conformance.golden.manifest import check_fixture_roots
@@ -153,7 +155,7 @@ def run_cmd(commands: tuple[str, ...], oneshot: bool, timeout: float | None, job
     command = commands[0] if commands else None
     lf_note = ""
     if last_failed:
-        cases, lf_note = _last_failed(command, cases)
+        cases, lf_note = _last_failed(command, cases, profile.digest if profile is not None else None)
     engine = make_engine(command, oneshot, timeout, validate, profile)
     try:
         handshake = engine.start()
@@ -201,7 +203,7 @@ def run_cmd(commands: tuple[str, ...], oneshot: bool, timeout: float | None, job
                     n = write_known_failures(write_known, done)
                     click.echo(f"wrote {n} known failure{_s(n)} to {write_known}", file=sys.stderr)
                 from fives.conformance.reports.last_failed import update
-                cache_note = update(command, done)
+                cache_note = update(command, done, profile.digest if profile is not None else None)
                 if cache_note and verbosity >= 0:
                     click.echo(f"fives: note: {cache_note}", err=True)
                 if failed:
@@ -233,11 +235,11 @@ def _collect(done: list[CaseResult], stream: ResultStream, bar: Progress) -> Cal
     return on_result
 
 
-def _last_failed(command: str | None, cases: list[Case]) -> tuple[list[Case], str]:
+def _last_failed(command: str | None, cases: list[Case], rules: str | None) -> tuple[list[Case], str]:
     """--lf: the selected cases that failed last time, and a note saying what runs."""
     from fives.conformance.reports.last_failed import load
 
-    failed, why = load(command)
+    failed, why = load(command, rules)
     if failed is None:
         return cases, f"(--lf: {why}: running all {len(cases)} selected case{_s(len(cases))})"
     ids = set(failed)
@@ -349,7 +351,7 @@ def coverage_cmd(roots: tuple[Path, ...], as_json: bool, show_ids: int) -> None:
               help="Fixture file or folder (repeatable). Default: conformance/fixtures and conformance/golden.")
 @click.option("--in-process", is_flag=True, help="Run mutants in process instead of through `fives serve --mutant` (faster).")
 @click.option("--jobs", type=int, default=2, show_default=True, help="Mutants run at once.")
-@click.option("--timeout", type=float, default=20.0, show_default=True, help="Seconds per case.")
+@click.option("--timeout", type=Seconds(), default=20.0, show_default=True, help="Seconds per case.")
 @click.option("--json", "as_json", is_flag=True, help="Print the kill matrix as JSON.")
 @click.option("--show", type=int, default=5, show_default=True, help="Killing fixtures shown per mutant.")
 @rules_option
@@ -357,8 +359,10 @@ def mutants_cmd(list_only: bool, names: tuple[str, ...], roots: tuple[Path, ...]
                 timeout: float, as_json: bool, show: int, profile: Any) -> None:
     """Run the whole suite against every mutant engine (each with one classic misreading)
     through the protocol, and print the kill matrix: which fixtures kill which mutant and
-    the rule clauses those fixtures test. Exit 0 only if every mutant is killed."""
+    the rule clauses those fixtures test. Exit 0 only if every mutant is killed; 130 on Ctrl-C
+    and 143 on SIGTERM (the mutants finished so far are printed, every mutant engine killed)."""
     import json
+    import threading
     from concurrent.futures import ThreadPoolExecutor
 
     from fives.conformance.mutants.registry import all_mutants, run_mutant
@@ -380,12 +384,26 @@ def mutants_cmd(list_only: bool, names: tuple[str, ...], roots: tuple[Path, ...]
         # only the perft rows mutants run (run_mutant): the deep ones would cost minutes each
         cases = [c for c in cases if c.kind != "perft" or c.expect["nodes"] <= MUTANT_PERFT_NODES]
         cases, plan = plan_under(profile, cases, load_kinds())
+    signals = sigterm_as_interrupt()  # SIGTERM (how CI cancels a job) stops like Ctrl-C
+    click.get_current_context().call_on_close(signals.restore)
+    stop, live = threading.Event(), []
+    results: list[Any] = []
+    interrupted = False
     with Progress(len(mutants), "mutants") as bar, ThreadPoolExecutor(max(1, jobs)) as pool:
-        futures = [pool.submit(run_mutant, m, cases, not in_process, timeout, plan) for m in mutants]
-        results = []
-        for f in futures:
-            results.append(f.result())
-            bar.advance(note=results[-1].mutant.name)
+        futures = [pool.submit(run_mutant, m, cases, not in_process, timeout, plan, stop, live) for m in mutants]
+        try:
+            for f in futures:
+                results.append(f.result())
+                bar.advance(note=results[-1].mutant.name)
+        except KeyboardInterrupt:  # Ctrl-C or SIGTERM: stop every mutant, kill their engines, keep what is done
+            interrupted = True
+            stop.set()
+            for e in list(live):
+                e.abort()
+            with signals_held():
+                pool.shutdown(wait=True, cancel_futures=True)
+            results = [f.result() for f in futures if f.done() and not f.cancelled() and f.exception() is None]
+            results = [r for r in results if r is not None]
     if as_json:
         click.echo(json.dumps([{"mutant": r.mutant.name, "misreading": r.mutant.misreading, "clause": r.mutant.clause,
                                 "killed": r.killed, "cases": r.ran,
@@ -402,6 +420,9 @@ def mutants_cmd(list_only: bool, names: tuple[str, ...], roots: tuple[Path, ...]
     survivors = [r.mutant.name for r in results if not r.killed]
     click.echo(f"{plural(len(results), 'mutant')}, {len(results) - len(survivors)} killed, {len(survivors)} survived"
                + (f": {', '.join(survivors)}" if survivors else ""), err=as_json)
+    if interrupted:
+        click.echo(f"fives: interrupted: {plural(len(mutants) - len(results), 'mutant')} not run to the end", err=True)
+        sys.exit(EXIT_TERMINATED if signals.terminated else EXIT_INTERRUPTED)
     if survivors:
         sys.exit(EXIT_FAILURES)
 

@@ -13,10 +13,12 @@ from typing import Any, Callable
 import click
 
 from fives.cli._rules_option import rules_option
+from fives.cli._seconds import Seconds, SecondsRange
 from fives.conformance.engines.drivers import EngineStartError
 from fives.rules import game_ids
-from fives.support.errors import EXIT_ENGINE, EXIT_FAILURES, EXIT_INTERRUPTED, UserError
+from fives.support.errors import EXIT_ENGINE, EXIT_FAILURES, EXIT_INTERRUPTED, EXIT_TERMINATED, UserError
 from fives.support.progress import Progress
+from fives.support.sanitize import clean_name
 
 #: the share of --seconds the fuzzer may take (the rest: the search and the shrinking)
 FUZZ_SHARE = 0.3
@@ -34,7 +36,7 @@ FUZZ_SHARE = 0.3
 @click.option("--capability", "caps", multiple=True, help="Only suite cases needing this engine capability (repeatable).")
 @(lambda f: rules_option(f, help="Diagnose against this rule profile (a shipped name or a profile YAML file): "
                                   "its expectations, and every cause a departure from it. Default: the seeds' rules."))
-@click.option("--seconds", type=click.FloatRange(min=0, min_open=True), default=170.0, show_default=True,
+@click.option("--seconds", type=SecondsRange(min=0, min_open=True), default=170.0, show_default=True,
               help="Time budget for the fuzzer, the search and the shrinking (the suite itself always runs whole).")
 @click.option("--fuzz", "fuzz_draws", type=click.IntRange(min=0), default=300, show_default=True,
               help="Requests the fuzzer draws after the suite (0: no fuzzing), of the --kind given if any; it stops "
@@ -42,14 +44,18 @@ FUZZ_SHARE = 0.3
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the fuzzer's requests.")
 @click.option("--out", "out", type=click.Path(file_okay=False, path_type=Path),
               help="Folder for profile.yaml (the inferred profile), diagnosis.json and, in fixtures/, one minimal "
-                   "fixture per cause and per unexplained cluster (created if missing).")
+                   "fixture per cause and per unexplained cluster (created if missing). It must be new or empty, "
+                   "unless --force; the files are written as one set, renamed into place.")
+@click.option("--force", is_flag=True,
+              help="Replace the diagnosis in a non-empty --out folder (only a folder holding nothing but what "
+                   "diagnose writes).")
 @click.option("--json", "as_json", is_flag=True, help="Print the diagnosis as JSON instead of lines.")
-@click.option("--timeout", type=float, default=10.0, show_default=True, help="Seconds an engine may take per request.")
+@click.option("--timeout", type=Seconds(), default=10.0, show_default=True, help="Seconds an engine may take per request.")
 @click.option("--no-mutants", is_flag=True,
               help="Search the rule variants only: a misreading no variant expresses is then left as a cluster.")
 def diagnose_cmd(command: str, games: tuple[str, ...], ids: tuple[str, ...], kinds_: tuple[str, ...],
                  caps: tuple[str, ...], seconds: float, fuzz_draws: int, seed: int, out: Path | None,
-                 as_json: bool, timeout: float, no_mutants: bool, profile: Any = None) -> None:
+                 as_json: bool, timeout: float, no_mutants: bool, force: bool = False, profile: Any = None) -> None:
     """Run the suite and the fuzzer against an engine, then name the causes of its failures:
     rule variants (a dimension of spec/variants.md at another value) and shipped mutants, the
     fewest that explain the most failures without turning a passing case into a failure
@@ -59,8 +65,9 @@ def diagnose_cmd(command: str, games: tuple[str, ...], ids: tuple[str, ...], kin
     bugs), each with a minimal case. With --rules BASE, causes are departures from BASE.
 
     Exit 0 when every failure is explained (or none), 1 when some are left, 2 for bad
-    options, 3 when the engine cannot be started, 130 on Ctrl-C (what was found so far is
-    printed and written first). The same --seed gives the same output when the time budget
+    options, 3 when the engine cannot be started, 130 on Ctrl-C and 143 on SIGTERM (what was
+    found so far is printed and written first, and the engine's whole process group killed).
+    Engine errors met by the fuzzer (a crash, a hang, a reply that is no answer) exit 1 too. The same --seed gives the same output when the time budget
     does not run out."""
     from fives.conformance.diagnose import diagnosis as dx
     from fives.conformance.diagnose.probe import fuzz_results, shrink_examples
@@ -73,13 +80,11 @@ def diagnose_cmd(command: str, games: tuple[str, ...], ids: tuple[str, ...], kin
         if g not in game_ids():
             raise UserError(f"--game {g}: unknown game (one of {', '.join(game_ids())})")
     if out is not None:  # before any work: a folder that cannot be written costs nothing
-        if out.exists() and not out.is_dir():
-            raise UserError(f"--out {out}: not a folder")
-        for folder in (out, out / "fixtures"):
-            try:
-                folder.mkdir(parents=True, exist_ok=True)
-            except OSError as e:
-                raise UserError(f"--out {folder}: cannot create the folder ({e.strerror or e})") from None
+        from fives.support.staging import check_out
+        check_out(out, force, diagnosis_files, "diagnosis")
+    from fives.conformance.runner import sigterm_as_interrupt
+    signals = sigterm_as_interrupt()  # SIGTERM (how CI cancels a job) stops like Ctrl-C
+    click.get_current_context().call_on_close(signals.restore)
     kinds = load_kinds()
     chosen_cases = load_selection(None, CaseFilters(ids, games, kinds_, caps, False), kinds).cases
     # the seeds' own cases (or BASE's expectations of them), without the deep perft rows
@@ -123,7 +128,8 @@ def diagnose_cmd(command: str, games: tuple[str, ...], ids: tuple[str, ...], kin
             d = dx.diagnose(results, kinds, chosen, note=say, deadline=deadline, mutants=not no_mutants,
                             base=profile, extra=extra)
         except KeyboardInterrupt:
-            raise UserError("interrupted before any cause was found", EXIT_INTERRUPTED) from None
+            raise UserError("interrupted before any cause was found",
+                            EXIT_TERMINATED if signals.terminated else EXIT_INTERRUPTED) from None
         d.fuzz = fuzzed
         interrupted = interrupted or d.stopped == "interrupted"
         if not interrupted:
@@ -141,11 +147,13 @@ def diagnose_cmd(command: str, games: tuple[str, ...], ids: tuple[str, ...], kin
         for line in dx.lines(d):
             click.echo(line)
     if out is not None:
-        _write(d, out, chosen, command)
+        from fives.conformance.runner import signals_held
+        with signals_held():  # a second signal must not leave half a set
+            _write(d, out, chosen, command, force)
     if interrupted:
         click.echo("fives: interrupted: the diagnosis above is what was found so far", err=True)
-        sys.exit(EXIT_INTERRUPTED)
-    if d.unexplained:
+        sys.exit(EXIT_TERMINATED if signals.terminated else EXIT_INTERRUPTED)
+    if d.unexplained or fuzzed.get("engine_errors"):
         sys.exit(EXIT_FAILURES)
 
 
@@ -160,10 +168,42 @@ def profile_game(d: Any, chosen: list[str]) -> str | None:
     return None
 
 
-def _write(d: Any, out: Path, chosen: list[str], command: str) -> None:
+def diagnosis_files(folder: Path) -> list[Path]:
+    """Every file in `folder` when all are what diagnose writes (profile.yaml, profile-GAME.yaml,
+    diagnosis.json, fixtures/*.yaml); UserError naming the first that is not (--force replaces
+    only such a folder)."""
+    shown = clean_name(str(folder))
+    ours = {"profile.yaml", "diagnosis.json"} | {f"profile-{g}.yaml" for g in game_ids()}
+    out: list[Path] = []
+    for entry in sorted(folder.iterdir()):
+        if entry.name == "fixtures" and entry.is_dir() and not entry.is_symlink():
+            inner = sorted(entry.iterdir())
+            bad = [f for f in inner if not (f.suffix == ".yaml" and f.is_file() and not f.is_symlink())]
+            if not bad:
+                out.extend(inner)
+                continue
+            entry = bad[0]
+        elif entry.name in ours and entry.is_file() and not entry.is_symlink():
+            out.append(entry)
+            continue
+        raise UserError(f"--out {shown}: holds {clean_name(str(entry))}, which diagnose does not write: --force "
+                        "replaces only a diagnosis; move it away or choose another --out")
+    return out
+
+
+def _write(d: Any, final: Path, chosen: list[str], command: str, force: bool) -> None:
+    from fives.support.staging import staged_folder
+
+    with staged_folder(final, force, diagnosis_files, "diagnosis") as stage:
+        _write_set(d, stage, final, chosen, command)
+
+
+def _write_set(d: Any, out: Path, final: Path, chosen: list[str], command: str) -> None:
+    """The diagnosis's files into `out` (the staging folder); the lines name `final`."""
     from fives.conformance.diagnose import diagnosis as dx
     from fives.support.writing import write_output
 
+    (out / "fixtures").mkdir()
     game = profile_game(d, chosen)
     for g in chosen:
         if g in d.combined or g == game:
@@ -172,7 +212,7 @@ def _write(d: Any, out: Path, chosen: list[str], command: str) -> None:
         write_output(dx.profile_yaml(d, game), out / "profile.yaml")
     elif any(d.combined.get(g) for g in chosen):
         click.echo(f"fives: causes in {' and '.join(g for g in chosen if d.combined.get(g))}: a profile is of one "
-                   f"game, run each with --game G --rules {out}/profile-G.yaml", err=True)
+                   f"game, run each with --game G --rules {final}/profile-G.yaml", err=True)
     write_output(json.dumps(dx.to_json(d), indent=1, sort_keys=True) + "\n", out / "diagnosis.json")
     # the fixtures in a folder of their own: `conformance run --fixtures DIR/fixtures` reads them all
     fixtures = out / "fixtures"
@@ -184,6 +224,7 @@ def _write(d: Any, out: Path, chosen: list[str], command: str) -> None:
     for key, case in sorted(d.clusters.items()):
         write_output(dx.fixture_text(case, f"diagnose: unexplained, {key}"), fixtures / f"{case['id']}.yaml")
     if d.causes or d.clusters:
-        click.echo(f"the examples: fives conformance run --engine {command!r} --fixtures {fixtures}", err=True)
+        click.echo(f"the examples: fives conformance run --engine {command!r} --fixtures {final / 'fixtures'}",
+                   err=True)
     if game is not None and d.explained:
-        click.echo(f"check: fives conformance run --engine {command!r} --rules {out / 'profile.yaml'}", err=True)
+        click.echo(f"check: fives conformance run --engine {command!r} --rules {final / 'profile.yaml'}", err=True)

@@ -10,9 +10,11 @@ from typing import Any
 
 import click
 
+from fives.cli._seconds import Seconds, SecondsRange
+
 from fives.conformance.engines.drivers import EngineStartError
 from fives.conformance.engines.process import OneShotEngine, ProcessEngine
-from fives.support.errors import EXIT_ENGINE, EXIT_FAILURES, EXIT_INTERRUPTED, UserError
+from fives.support.errors import EXIT_ENGINE, EXIT_FAILURES, EXIT_INTERRUPTED, EXIT_TERMINATED, UserError
 from fives.support.progress import Progress
 from fives.rules import game_ids
 from fives.cli._rules_option import rules_option
@@ -26,18 +28,22 @@ from fives.cli._rules_option import rules_option
               help="Only requests of this kind (repeatable): evaluate, turn, settle, match-end, legal-placements, "
                    "setup, next-leader.")
 @click.option("--cases", type=click.IntRange(min=1), help="Stop after this many requests drawn (default 500).")
-@click.option("--seconds", type=click.FloatRange(min=0, min_open=True),
+@click.option("--seconds", type=SecondsRange(min=0, min_open=True),
               help="Stop drawing after this many seconds (a shrink in progress completes).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the request generators.")
 @click.option("--out", "out", type=click.Path(file_okay=False, path_type=Path), required=True,
-              help="Folder for the fixture files, one per disagreement (created if missing).")
+              help="Folder for the fixture files, one per disagreement (created if missing). It must be new or "
+                   "empty, unless --force; the files are written as one set, renamed into place.")
+@click.option("--force", is_flag=True,
+              help="Replace the findings in a non-empty --out folder (only a folder holding nothing but fixture files).")
 @click.option("--oneshot", is_flag=True, help="Start the engine once per request.")
-@click.option("--timeout", type=float, default=10.0, show_default=True, help="Seconds an engine may take per request.")
+@click.option("--timeout", type=Seconds(), default=10.0, show_default=True, help="Seconds an engine may take per request.")
 @click.option("--shrink-budget", type=click.IntRange(min=0), default=3000, show_default=True,
               help="Engine requests one shrink may spend.")
 @rules_option
 def fuzz_cmd(command: str, games: tuple[str, ...], kinds_: tuple[str, ...], cases: int | None, seconds: float | None,
-             seed: int, out: Path, oneshot: bool, timeout: float, shrink_budget: int, profile: Any = None) -> None:
+             seed: int, out: Path, oneshot: bool, timeout: float, shrink_budget: int, force: bool = False,
+             profile: Any = None) -> None:
     """Ask an engine and the reference engine the same generated requests (the golden suites'
     generators: layouts, illegal placements, turns with continuations and draws, settlements,
     match ends); shrink every distinct disagreement to a minimal request (fewest players,
@@ -48,7 +54,8 @@ def fuzz_cmd(command: str, games: tuple[str, ...], kinds_: tuple[str, ...], case
     Prints one line per disagreement, grouped by the clause it breaks, then a summary. The
     same seed and --cases give the same requests, findings and files. Exit 0 when the engine
     agreed on everything, 1 when it disagreed, 2 for bad options, 3 when the engine cannot be
-    started, 130 on Ctrl-C (the findings so far are written first). Engine errors (a crash, a
+    started, 130 on Ctrl-C and 143 on SIGTERM (the findings so far are written first, and the
+    engine's whole process group killed). Engine errors (a crash, a
     timeout, a reply that is no answer) are listed apart, as engine errors, never as rule
     findings; they also exit 1.
     """
@@ -66,8 +73,11 @@ def fuzz_cmd(command: str, games: tuple[str, ...], kinds_: tuple[str, ...], case
     for k in kinds_:
         if k not in known:
             raise UserError(f"--kind {k}: the fuzzer makes no such requests (one of {', '.join(known)})")
-    if out.exists() and not out.is_dir():
-        raise UserError(f"--out {out}: not a folder")
+    from fives.conformance.runner import sigterm_as_interrupt, signals_held
+    from fives.support.staging import check_out, staged_folder
+    check_out(out, force, fixture_files_only, "findings")
+    signals = sigterm_as_interrupt()  # SIGTERM (how CI cancels a job) stops like Ctrl-C
+    click.get_current_context().call_on_close(signals.restore)
     engine = (OneShotEngine if oneshot else ProcessEngine)(command, timeout=timeout)
     engine.profile = profile  # told to an engine that declares `rules`; the others are taken to play it
     try:
@@ -81,8 +91,9 @@ def fuzz_cmd(command: str, games: tuple[str, ...], kinds_: tuple[str, ...], case
                                 on_draw=lambda i, r: bar.advance(note=f"{len(r.findings)} found"))
     finally:
         engine.close()
-    written = write_findings(report.findings, out, seed, profile)
-    paths = {p.stem: p for p in written}
+    with signals_held(), staged_folder(out, force, fixture_files_only, "findings") as stage:
+        written = write_findings(report.findings, stage, seed, profile)
+    paths = {p.stem: out / p.name for p in written}
     for line in report_lines(report, paths):
         click.echo(line)
     for line in engine_error_lines(report):
@@ -93,9 +104,22 @@ def fuzz_cmd(command: str, games: tuple[str, ...], kinds_: tuple[str, ...], case
     if report.findings:
         click.echo(f"run them: fives conformance run --engine {command!r} --fixtures {out}", err=True)
     if report.interrupted:
-        sys.exit(EXIT_INTERRUPTED)
+        sys.exit(EXIT_TERMINATED if signals.terminated else EXIT_INTERRUPTED)
     if report.findings or report.engine_errors:
         sys.exit(EXIT_FAILURES)
+
+
+def fixture_files_only(folder: Path) -> list[Path]:
+    """Every file in `folder` when all are fixture files (`*.yaml`); UserError naming the first
+    that is not (--force replaces only such a folder)."""
+    from fives.support.sanitize import clean_name
+
+    files = sorted(folder.iterdir())
+    for f in files:
+        if not (f.suffix == ".yaml" and f.is_file() and not f.is_symlink()):
+            raise UserError(f"--out {clean_name(str(folder))}: holds {clean_name(str(f))}, which fuzz does not write: "
+                            "--force replaces only fuzz findings; move it away or choose another --out")
+    return files
 
 
 def add_to(group: click.Group) -> None:

@@ -61,9 +61,15 @@ def copy_cmd(name: str, dest: str | None, force: bool) -> None:
     src = s.path
     if not src.exists():
         raise UserError(f"bundled sample {name}: {src} is missing from this installation")
+    if dest is not None and not dest.strip():
+        raise UserError("DEST is empty: give a file or folder name (or leave DEST out for the sample's own name)")
     target = Path(dest) if dest is not None else Path(src.name)
     if dest is not None and (dest.endswith(("/", os.sep)) or target.is_dir() and not target.is_symlink()):
         target = target / src.name  # into an existing folder, as `cp -r` does
+    real_src, real_target = os.path.realpath(src), os.path.realpath(target)
+    if os.path.commonpath([real_src, real_target]) in (real_src, real_target):
+        raise UserError(f"{clean_name(str(target))}: is the bundled sample {name} itself, or holds it: "
+                        "copy it somewhere else")
     if os.path.lexists(target):
         if not force:
             raise UserError(f"{clean_name(str(target))}: already exists (give --force to replace it)")
@@ -91,7 +97,7 @@ def _copy(src: Path, target: Path) -> None:
             shutil.rmtree(target)
         os.replace(staged, target)
     except OSError as e:
-        raise UserError(f"{clean_name(str(target))}: cannot copy ({e.strerror})") from None
+        raise UserError(f"{clean_name(str(target))}: cannot copy ({e.strerror or e})") from None
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

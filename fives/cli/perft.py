@@ -8,6 +8,8 @@ from pathlib import Path
 from typing import Any, Iterator
 
 import click
+
+from fives.cli._seconds import SecondsRange
 from fives.support.wording import plural
 
 from fives.cli._samples import SamplePath
@@ -240,7 +242,7 @@ ENGINE_TIMEOUT = 120.0
 @click.option("--bisect", "do_bisect", is_flag=True,
               help="With --engine: descend into the first placement whose counts differ and print the shortest layout "
                    "whose immediate placements or points differ, as a placements file (spec/fuzz.md).")
-@click.option("--timeout", "engine_timeout", type=click.FloatRange(min=0), default=None, metavar="SECONDS",
+@click.option("--timeout", "engine_timeout", type=SecondsRange(min=0), default=None, metavar="SECONDS",
               help="With --engine: seconds the engine may take per request before it is killed (default "
                    f"{ENGINE_TIMEOUT:g}: deep counts take long); 0: no limit.")
 @rules_option

@@ -8,6 +8,8 @@ from typing import Any, Iterator
 
 import click
 
+from fives.cli._seconds import SecondsRange
+
 from fives.cli._rules_option import check_recorded, rules_option
 from fives.support.wording import plural
 from fives.support.errors import EXIT_BAD_INPUT, EXIT_FAILURES, UserError
@@ -28,9 +30,10 @@ def _write(text: str, out: str) -> None:
     write_output(text, out)
 
 
-def _prepare_out(out: str | None) -> None:
-    """Create OUT's folder and check OUT can be written, before any long work (one line on error)."""
-    from fives.support.writing import check_writable
+def _prepare_out(out: str | None, inputs: tuple[str, ...] = ()) -> None:
+    """Create OUT's folder and check OUT can be written and is none of `inputs`, before any
+    long work (one line on error)."""
+    from fives.support.writing import check_outputs
     from fives.support.sanitize import clean_name
 
     if out is None or out == "-":
@@ -41,7 +44,7 @@ def _prepare_out(out: str | None) -> None:
         raise UserError(f"{clean_name(out)}: cannot write: part of its folder path is a file") from None
     except OSError as e:
         raise UserError(f"{clean_name(out)}: cannot create its folder ({e.strerror})") from None
-    check_writable(out)
+    check_outputs([out], inputs=inputs)
 
 
 def _require_z3() -> None:
@@ -125,7 +128,7 @@ def generate_cmd(games: tuple[str, ...], kind: str | None, count: int, seed: int
 @click.option("--limit", type=click.IntRange(min=1), default=10, show_default=True,
               help="Stop counting a puzzle's answers at this many.")
 @click.option("--json", "json_flag", is_flag=True, help="Print JSON instead of YAML.")
-@click.option("--time-limit", "time_limit", type=click.FloatRange(min=0, min_open=True), default=None,
+@click.option("--time-limit", "time_limit", type=SecondsRange(min=0, min_open=True), default=None,
               metavar="SECONDS", help="Seconds z3 may spend on each puzzle (default 60); a puzzle not decided in "
               "time is reported as undecided.")
 def solve_cmd(file: str, limit: int, json_flag: bool, time_limit: float | None) -> None:
@@ -182,7 +185,7 @@ def _safe_solve(model: Any, problem: Any, limit: int, label: str, time_limit: fl
 @click.option("--budget", type=click.IntRange(min=1), default=None,
               help="Brute-force node budget per puzzle (default 400000); larger puzzles are proven by z3 alone.")
 @click.option("--no-grade", is_flag=True, help="Skip recomputing difficulty features and themes.")
-@click.option("--time-limit", "time_limit", type=click.FloatRange(min=0, min_open=True), default=None,
+@click.option("--time-limit", "time_limit", type=SecondsRange(min=0, min_open=True), default=None,
               metavar="SECONDS", help="Seconds z3 may spend proving each puzzle unique (default 60); past it the "
               "puzzle fails verification (exit 2).")
 @rules_option
@@ -237,13 +240,13 @@ def to_golden_cmd(file: str, out: str) -> None:
 
     from fives.puzzles.verify import BadPuzzle, replay
 
+    _prepare_out(out, inputs=(file,))  # before reading: an output never replaces its own input
     data, puzzles, name = _load_set(file)
     for label, pz in puzzles:  # an illegal layout or solution is bad input, named, before any output
         try:
             replay(pz.problem, pz.solution)
         except BadPuzzle as e:
             raise UserError(f"{name}: {label}: {e}") from None
-    _prepare_out(out)
     doc = fixtures_from_set([pz for _, pz in puzzles], name)
     _write(dumps(doc, out.endswith(".json")), out)
 

@@ -9,7 +9,7 @@ import click
 
 from fives.cli._document import document_out
 from fives.support.errors import EXIT_FAILURES, UserError
-from fives.support.writing import write_output
+from fives.support.writing import check_outputs, write_output
 from fives.rules import game_ids, load_rules
 from fives.cli._rules_option import check_recorded, rules_option
 
@@ -99,6 +99,7 @@ def render_cmd(file: str | None, game: str | None, fixture_id: str | None, puzzl
     from fives.draw.svg import render_layout
 
     out = document_out(out, "an SVG picture")
+    check_outputs([out], inputs=[file, puzzle_ref.rpartition("#")[0] if puzzle_ref else None])
     sources = [x for x in (file, fixture_id, puzzle_ref) if x is not None]
     if len(sources) != 1:
         raise UserError("give exactly one of FILE, --fixture ID or --puzzle FILE#ID")
@@ -163,7 +164,9 @@ def book_cmd(puzzleset: str, out: str | None, title: str, interactive: bool, the
     from fives.puzzles.themes import THEMES
 
     out = document_out(out, "an HTML book")
-    data, entries, name = load_set(_puzzle_set(puzzleset))
+    source = _puzzle_set(puzzleset)
+    check_outputs([out], inputs=[source])
+    data, entries, name = load_set(source)
     check_recorded(data.get("rules"), profile, name, list(data.get("games", [])), "draw")
     puzzles = from_puzzles((pz for _, pz in entries), name)  # recomputes the points it prints
     for t in theme_names:
@@ -210,6 +213,7 @@ def score_svg_cmd(game: str | None, scores: tuple[str, ...], labels: tuple[str, 
     from fives.draw.score_svg import board_svg, histories_from_record, parse_score, tally_svg
 
     out = document_out(out, "an SVG picture")
+    check_outputs([out], inputs=[record])
     if (record is None) == (not scores):
         raise UserError("give either --score (once per side) or --record FILE")
     if chart:

@@ -27,6 +27,20 @@ if TYPE_CHECKING:
 SUITE_NODE = "fives-conformance"
 
 
+def _seconds(text: str) -> float:
+    """--fives-timeout: a finite number of seconds, 0 or more (0: no limit), as the CLI's --timeout."""
+    import argparse
+    import math
+
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value) or value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a finite number of seconds, 0 or more (0: no limit)")
+    return value
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("fives", "fives conformance suite (fives.conformance.pytest_plugin)")
     group.addoption("--fives-engine", metavar="CMD", default=None,
@@ -44,7 +58,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="Include the slow cases (deep perft rows).")
     group.addoption("--fives-oneshot", action="store_true", default=False,
                     help="Start one engine process per case instead of one for the session.")
-    group.addoption("--fives-timeout", metavar="S", type=float, default=None,
+    group.addoption("--fives-timeout", metavar="S", type=_seconds, default=None,
                     help="Seconds per case (default 10; 0: no limit).")
     group.addoption("--fives-validate", action="store_true", default=False,
                     help="Check every protocol message against its schema (spec/protocol/).")
@@ -193,10 +207,38 @@ def pytest_report_header(config: pytest.Config) -> str | None:
     return None if command is None else f"fives conformance: engine {command!r}"
 
 
+def pytest_sessionstart(session: pytest.Session) -> None:
+    # SIGTERM (how CI cancels a job) stops the session as Ctrl-C does: pytest reports what ran,
+    # pytest_sessionfinish kills the engine's whole process group, and the exit status is 143
+    import signal
+    import threading
+
+    if session.config.getoption("fives_engine", None) is None or \
+            threading.current_thread() is not threading.main_thread():
+        return
+    from fives.support.errors import Terminated
+
+    def on_term(signum: int, frame: object) -> None:
+        session.config.stash[_TERMINATED] = True
+        raise Terminated()
+
+    session.config.stash[_PREVIOUS_SIGTERM] = signal.signal(signal.SIGTERM, on_term)
+
+
 def pytest_sessionfinish(session: pytest.Session) -> None:
+    import signal
+
     engine = session.config.stash.get(_ENGINE, None)
     if engine is not None:
         engine.close()
+    previous = session.config.stash.get(_PREVIOUS_SIGTERM, None)
+    if previous is not None:
+        signal.signal(signal.SIGTERM, previous)
+    if session.config.stash.get(_TERMINATED, False):
+        from fives.support.errors import EXIT_TERMINATED
+        session.exitstatus = EXIT_TERMINATED
 
 
 _ENGINE = pytest.StashKey[EngineSession]()
+_TERMINATED = pytest.StashKey[bool]()
+_PREVIOUS_SIGTERM = pytest.StashKey[Any]()

@@ -18,7 +18,7 @@ from fives.conformance.engines.drivers import Engine, Outcome
 from fives.conformance.cases.expected_under import ProfilePlan
 from fives.support.errors import Terminated, UserError
 from fives.conformance.cases.fixtures import Case
-from fives.support.writing import check_writable, is_stream, write_output
+from fives.support.writing import check_outputs, check_writable, is_stream, write_output  # noqa: F401 - check_outputs: its old home
 from fives.support.reading import load_data
 from fives.support.sanitize import quote
 from fives.conformance.cases.kinds import Kind
@@ -32,6 +32,9 @@ class CaseResult:
     outcome: Outcome | None = None
     known: str | None = None  # the known-failures reason, if the case is listed
     expected_under: str | None = None  # the profile whose reference answer is the expectation (--rules)
+    #: why a skipped case lies outside the scope the engine's hello declares (spec/protocol.md,
+    #: "Engine scope"); None for any other result. The engine's scope, never a failure.
+    out_of_scope: str | None = None
 
     @property
     def counts_as_failure(self) -> bool:
@@ -54,6 +57,8 @@ class CaseResult:
             d["known_failure"] = self.known
         if self.expected_under is not None:
             d["expected_under"] = self.expected_under
+        if self.out_of_scope is not None:
+            d["out_of_scope"] = self.out_of_scope
         d["seconds"] = round(o.seconds, 6) if o else 0.0
         return d
 
@@ -75,9 +80,10 @@ def _run_one(engine: Engine, case: Case, seq: int, kinds: dict[str, Kind], known
     """One case's result, whatever happens: a runner bug is that case's error, not the run's end."""
     try:
         why = plan.skip_reason(case) if plan is not None else None
-        why = why or engine.supports(case, kinds)
+        scope = None if why or not hasattr(engine, "out_of_scope") else engine.out_of_scope(case)
+        why = why or scope or engine.supports(case, kinds)
         if why:
-            result = CaseResult(case, "skipped", outcome=Outcome("skipped", message=why))
+            result = CaseResult(case, "skipped", outcome=Outcome("skipped", message=why), out_of_scope=scope)
         else:
             result = judge(case, engine.run(case, seq), kinds[case.kind])
     except Exception as e:  # noqa: BLE001 - every case gets a result line
@@ -210,54 +216,6 @@ def result_line(result: CaseResult, engine: str | None = None) -> str:
     from fives.support.sanitize import json_safe
     d = result.to_dict() if engine is None else {"engine": engine, **result.to_dict()}
     return json.dumps(json_safe(d), ensure_ascii=False, allow_nan=False)
-
-
-def check_outputs(paths: Iterable[str | None], inputs: Iterable[str | Path | None] = ()) -> None:
-    """Fail before any long work (one line, exit 2) when an output file cannot be written, when
-    two outputs are one file, or when an output is an input of the run (`inputs`: fixture files
-    and folders, a known-failures file): writing it would destroy what is being run."""
-    seen: dict[tuple[int, int] | str, str] = {}
-    sources = [Path(i) for i in inputs if i]
-    for path in paths:
-        if not path:
-            continue
-        check_writable(path)
-        if path == "-" or is_stream(path):
-            continue
-        name = quote(str(path), 200)[1:-1]
-        key = _file_key(path)
-        if key in seen:
-            raise UserError(f"{name}: named for two outputs ({seen[key]} and {path}): each needs its own file")
-        seen[key] = str(path)
-        for source in sources:
-            if _same_or_inside(Path(path), source):
-                raise UserError(f"{name}: is an input of this run ({quote(str(source), 200)[1:-1]}): "
-                                "an output never replaces what is being run")
-
-
-def _file_key(path: str) -> tuple[int, int] | str:
-    """The same key for two names of one file (an existing file: device and inode)."""
-    try:
-        st = os.stat(path)
-        return (st.st_dev, st.st_ino)
-    except OSError:
-        return os.path.realpath(path)
-
-
-def _same_or_inside(out: Path, source: Path) -> bool:
-    """`out` is the file `source`, or an existing file the run loads from the folder `source`
-    (a fixture suffix, as fixtures.py finds them; not its manifest.yaml, a new name is fine)."""
-    if not out.is_file():
-        return False
-    try:
-        if source.exists() and os.path.samefile(out, source):
-            return True
-    except OSError:
-        pass
-    if not source.is_dir() or out.suffix not in (".yaml", ".yml", ".json") or out.name == "manifest.yaml":
-        return False
-    real_out, real_source = os.path.realpath(out), os.path.realpath(source)
-    return os.path.commonpath([real_out, real_source]) == real_source
 
 
 class ResultStream:

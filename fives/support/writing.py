@@ -9,10 +9,10 @@ import os
 import stat
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable
 
 from fives.support.errors import UserError
-from fives.support.sanitize import clean_name
+from fives.support.sanitize import clean_name, quote
 
 
 def dump_json(obj: Any) -> str:
@@ -38,6 +38,55 @@ def check_writable(out: str | Path) -> None:
         raise UserError(f"{name}: cannot write (Read-only file system)")
     if not os.access(parent, os.W_OK | os.X_OK) or (p.exists() and not os.access(p, os.W_OK)):
         raise UserError(f"{name}: cannot write (Permission denied)")
+
+
+def check_outputs(paths: Iterable[str | Path | None], inputs: Iterable[str | Path | None] = (),
+                  run: bool = False) -> None:
+    """Fail before any long work (one line, exit 2) when an output file cannot be written, when
+    two outputs are one file, or when an output is an input of the command (`inputs`: the files
+    it reads, fixture folders it reads from, a known-failures file): writing it would destroy
+    what is being read. An output anywhere inside an input folder is refused too, a new name
+    included: a fixture folder is read whole, so a report left in it would be read next time."""
+    seen: dict[tuple[int, int] | str, str] = {}
+    sources = [Path(i) for i in inputs if i and str(i) != "-"]
+    for path in paths:
+        if not path or str(path) == "-":
+            continue
+        check_writable(path)
+        if is_stream(path):
+            continue
+        name = quote(str(path), 200)[1:-1]
+        key = _file_key(str(path))
+        if key in seen:
+            raise UserError(f"{name}: named for two outputs ({seen[key]} and {path}): each needs its own file")
+        seen[key] = str(path)
+        for source in sources:
+            if _same_or_inside(Path(path), source):
+                raise UserError(f"{name}: is an input of this {'run' if run else 'command'} "
+                                f"({quote(str(source), 200)[1:-1]}): an output never replaces what is being "
+                                f"{'run' if run else 'read'}")
+
+
+def _file_key(path: str) -> tuple[int, int] | str:
+    """The same key for two names of one file (an existing file: device and inode)."""
+    try:
+        st = os.stat(path)
+        return (st.st_dev, st.st_ino)
+    except OSError:
+        return os.path.realpath(path)
+
+
+def _same_or_inside(out: Path, source: Path) -> bool:
+    """`out` is the file `source` (any name of it), or lies inside the folder `source`."""
+    try:
+        if out.exists() and source.exists() and os.path.samefile(out, source):
+            return True
+    except OSError:
+        pass
+    if not source.is_dir():
+        return os.path.realpath(out) == os.path.realpath(source)
+    real_out, real_source = os.path.realpath(out), os.path.realpath(source)
+    return os.path.commonpath([real_out, real_source]) == real_source
 
 
 def is_stream(p: str | Path) -> bool:
@@ -119,12 +168,13 @@ def discard_stdout() -> None:
         pass
 
 
-def write_bytes_atomic(data: bytes, out: str | Path) -> None:
-    """Atomic write of `data` to the file `out` (see write_output)."""
+def write_bytes_atomic(data: bytes, out: str | Path, streams: bool = True) -> None:
+    """Atomic write of `data` to the file `out` (see write_output). With `streams=False` (cache
+    entries) a FIFO or device at `out` is replaced by the new file, never opened."""
     p = Path(out)
     name = clean_name(str(p))
     check_writable(p)
-    if is_stream(p):  # a device or pipe (/dev/stdout, a FIFO): a stream, not a file
+    if streams and is_stream(p):  # a device or pipe (/dev/stdout, a FIFO): a stream, not a file
         try:  # no O_CREAT: should the name become a dangling link meanwhile, nothing is created
             fd = os.open(p, os.O_WRONLY | os.O_NOCTTY | getattr(os, "O_CLOEXEC", 0))
             with os.fdopen(fd, "wb") as f:

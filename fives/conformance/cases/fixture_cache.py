@@ -110,8 +110,12 @@ class FixtureCache:
             return None
         try:
             blob = read_regular_file(self._path(key), MAX_ENTRY_BYTES, owner=os.geteuid())
-        except OSError:
+        except FileNotFoundError:
             self.misses += 1
+            return None
+        except OSError:  # there, but not a regular file of this user (a FIFO, a link, too large)
+            self.misses += 1
+            self.rejected += 1
             return None
         data = _decode(blob, key, self.secret)
         if data is None:

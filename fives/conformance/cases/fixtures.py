@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import sys
 import os
 import re
 from dataclasses import dataclass, field
@@ -128,6 +129,8 @@ def fixture_files(roots: Iterable[Path] | None = None) -> list[Path]:
             if not found:  # an empty suite must not pass as "0 passed"
                 raise UserError(f"{root}: no fixture file in this folder (*{', *'.join(FIXTURE_SUFFIXES)})")
             out.extend(found)
+        elif root.exists():  # a FIFO, device or socket: never opened (it could block for ever)
+            raise UserError(f"{root}: not a regular file or folder")
         else:
             raise UserError(f"{root}: no such fixture file or folder")
     return sorted(set(out))
@@ -293,6 +296,7 @@ def load_cases(roots: Iterable[Path] | None = None, cache: FixtureCache | bool =
     store = cache if isinstance(cache, FixtureCache) else default_cache() if cache else None
     fingerprint = schemas.fingerprint() if store is not None else ""
     misses_before = store.misses if store is not None else 0
+    rejected_before = store.rejected if store is not None else 0
     cases: list[Case] = []
     seen: dict[str, str] = {}
     fragments = id_fragments(ids)
@@ -304,6 +308,10 @@ def load_cases(roots: Iterable[Path] | None = None, cache: FixtureCache | bool =
             cases.append(c)
     if store is not None and store.misses > misses_before:
         store.prune()
+    if store is not None and store.rejected > rejected_before:  # said, never believed (spec/fixtures.md)
+        n = store.rejected - rejected_before
+        sys.stderr.write(f"fives: note: {n} fixture cache entr{'y' if n == 1 else 'ies'} did not check (tampered, "
+                         "another user's, or not a regular file): rebuilt from the source\n")
     if not cases and roots is not None and fragments is None:
         raise UserError(f"{', '.join(map(str, roots))}: no conformance case in these fixtures")
     return cases

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from fives.profiles import Profile
 
 __all__ = ["PROTOCOL_VERSION", "RULES_CAPABILITY", "Outcome", "Handshake", "EngineStartError", "Engine", "ReferenceEngine",
-           "parse_reply", "check_reply"]
+           "parse_reply", "check_reply", "scope_problem"]
 
 PROTOCOL_VERSION = 1
 MESSAGE_KEEP = 300  # characters of an engine's own error text (or a wrong id) kept in a message
@@ -52,6 +52,9 @@ class Handshake:
     games: list[str]
     capabilities: list[str]
     raw: dict[str, Any] = field(default_factory=dict)
+    #: the hello's optional `scope` (spec/protocol.md, "Engine scope"): None, or a mapping of
+    #: players (list of counts), partnerships (bool), games and kinds (lists of names)
+    scope: dict[str, Any] | None = None
 
 
 class EngineStartError(Exception):
@@ -94,6 +97,11 @@ class Engine:
         """A fresh engine of the same command for a parallel worker, or None if it cannot be."""
         return None
 
+    def out_of_scope(self, case: Case) -> str | None:
+        """Why `case` lies outside the scope the engine's hello declares, or None (no scope,
+        or inside it): such a case is skipped, never failed (spec/protocol.md, "Engine scope")."""
+        return scope_problem(getattr(getattr(self, "handshake", None), "scope", None), case)
+
     def supports(self, case: Case, kinds: dict[str, Kind]) -> str | None:
         """None if the engine takes `case`, else why it is skipped."""
         cap = kinds[case.kind].capability
@@ -116,6 +124,57 @@ class Engine:
                 and not isinstance(self, ReferenceEngine):
             return f"the case plays under rules {own.name}: engine does not declare capability {RULES_CAPABILITY}"
         return None
+
+
+SCOPE_KEYS = ("players", "partnerships", "games", "kinds")
+
+
+def case_players(case: Case) -> tuple[int | None, bool]:
+    """The number of players and the partnership flag a case states (None: it states none,
+    as a layout-only case: every scope takes it)."""
+    n = case.input.get("players") if isinstance(case.input, dict) else None
+    players = n if isinstance(n, int) and not isinstance(n, bool) else None
+    return players, bool(case.input.get("partnerships", False)) if isinstance(case.input, dict) else False
+
+
+def scope_problem(scope: dict[str, Any] | None, case: Case) -> str | None:
+    """Why `case` is outside `scope` (a hello's `scope`), or None."""
+    if not scope:
+        return None
+    players, partnerships = case_players(case)
+    if "games" in scope and case.game not in scope["games"]:
+        return f"outside the engine's scope: game {case.game} (it declares {', '.join(scope['games']) or 'none'})"
+    if "kinds" in scope and case.kind not in scope["kinds"]:
+        return f"outside the engine's scope: kind {case.kind} (it declares {', '.join(scope['kinds']) or 'none'})"
+    if players is not None and "players" in scope and players not in scope["players"]:
+        said = ", ".join(map(str, scope["players"])) or "none"
+        return f"outside the engine's scope: {players} players (it declares players {said})"
+    if partnerships and scope.get("partnerships") is False:
+        return "outside the engine's scope: partnerships (it declares partnerships false)"
+    return None
+
+
+def parse_scope(value: Any) -> dict[str, Any] | None:
+    """A hello's `scope`, checked; EngineStartError (the handshake fails) for a bad one, since a
+    wrong scope would skip, or fail, cases silently."""
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        raise EngineStartError(f"hello reply scope must be an object, found {_short(value)}")
+    out: dict[str, Any] = {}
+    for key, item in value.items():
+        if key == "players":
+            ok = isinstance(item, list) and all(isinstance(n, int) and not isinstance(n, bool) and n > 0 for n in item)
+        elif key == "partnerships":
+            ok = isinstance(item, bool)
+        elif key in ("games", "kinds"):
+            ok = isinstance(item, list) and all(isinstance(n, str) and n for n in item)
+        else:
+            continue  # a key the runner does not know is ignored, as in games and capabilities
+        if not ok:
+            raise EngineStartError(f"hello reply scope.{key} is malformed: {_short(item)}")
+        out[key] = item
+    return out
 
 
 def request_for(case: Case, request_id: str, rules: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -158,7 +217,8 @@ class ReferenceEngine(Engine):
 
     def __init__(self, hooks: dict[str, Any] | None = None, name: str = "fives-reference",
                  timeout: float | None = None, slow_timeout: float | None = None,
-                 profile: Profile | None = None, honours_rules: bool = False) -> None:
+                 profile: Profile | None = None, honours_rules: bool = False,
+                 scope: dict[str, Any] | None = None) -> None:
         self.hooks = hooks or {}
         # the profile played whatever a request says; or, with `honours_rules` (`fives serve`
         # without --rules), the one each request's `rules` names (the `rules` capability)
@@ -174,7 +234,8 @@ class ReferenceEngine(Engine):
         self._deadline = DeadlineRunner()
         from fives import __version__
         caps = {k.capability for k in self.kinds.values()} | ({RULES_CAPABILITY} if honours_rules else set())
-        self.handshake = Handshake(name, __version__, "python", game_ids(), sorted(caps))
+        # `scope` (`fives serve --players 2`): the engine declares it and answers nothing outside it
+        self.handshake = Handshake(name, __version__, "python", game_ids(), sorted(caps), scope=scope)
 
     def start(self) -> Handshake:
         return self.handshake
@@ -261,7 +322,7 @@ def parse_handshake(msg: Any) -> Handshake:
         raise EngineStartError("hello reply lacks the lists games and capabilities")
     name = lambda v: v if isinstance(v, str) else json.dumps(v)[:MESSAGE_KEEP]  # noqa: E731
     return Handshake(name(eng.get("name", "?")), name(eng.get("version", "?")), name(eng.get("language", "?")),
-                     [name(g) for g in games], [name(c) for c in caps], msg)
+                     [name(g) for g in games], [name(c) for c in caps], msg, parse_scope(msg.get("scope")))
 
 
 def hello_request() -> dict[str, Any]:

@@ -13,7 +13,13 @@ from fives.layout import IllegalPlacement
 from fives.rules import game_ids
 
 
-def handle(engine: ReferenceEngine, msg: Any) -> dict[str, Any]:
+#: The deepest perft request `fives serve` answers (`--max-perft-depth`): the shipped table's
+#: deepest rows are depth 7, which take minutes; one deeper would take hours or years and hold
+#: up every line after it, so it is answered with an error at once.
+MAX_PERFT_DEPTH = 7
+
+
+def handle(engine: ReferenceEngine, msg: Any, max_perft_depth: int = MAX_PERFT_DEPTH) -> dict[str, Any]:
     """The reply to one decoded message."""
     if not isinstance(msg, dict):
         return {"id": None, "error": "a request is a JSON object"}
@@ -21,9 +27,12 @@ def handle(engine: ReferenceEngine, msg: Any) -> dict[str, Any]:
     kind = msg.get("type")
     if kind == "hello":
         hs = engine.handshake
-        return {"id": rid, "type": "hello", "protocol": PROTOCOL_VERSION,
-                "engine": {"name": hs.name, "version": hs.version, "language": hs.language},
-                "games": hs.games, "capabilities": hs.capabilities}
+        hello = {"id": rid, "type": "hello", "protocol": PROTOCOL_VERSION,
+                 "engine": {"name": hs.name, "version": hs.version, "language": hs.language},
+                 "games": hs.games, "capabilities": hs.capabilities}
+        if hs.scope is not None:  # `fives serve --players N`: what the engine answers at all
+            hello["scope"] = hs.scope
+        return hello
     if not isinstance(rid, str):
         return {"id": None, "error": "request has no string id"}
     if kind not in engine.kinds:
@@ -33,17 +42,51 @@ def handle(engine: ReferenceEngine, msg: Any) -> dict[str, Any]:
         return {"id": rid, "skipped": f"unsupported game {quote(game)}"}
     if not isinstance(msg.get("input"), dict):
         return {"id": rid, "error": "request has no input object"}
+    if (scope := engine.handshake.scope) is not None:  # an engine of a narrower scope declines the rest
+        players, partnerships = msg["input"].get("players"), msg["input"].get("partnerships", False)
+        if players is not None and players not in scope.get("players", [players]) \
+                or partnerships and scope.get("partnerships") is False:
+            return {"id": rid, "skipped": f"outside the engine's scope: {players} players"
+                                          f"{' in partnerships' if partnerships else ''}"}
+    depth = msg["input"].get("depth") if kind == "perft" else None
+    if isinstance(depth, int) and not isinstance(depth, bool) and depth > max_perft_depth:
+        return {"id": rid, "error": f"perft depth {depth} is over this engine's limit of {max_perft_depth} "
+                                    "(fives serve --max-perft-depth)"}
     try:
         # `rules` (the profile of the run) is honoured only by an engine that declares the
         # capability; `fives serve --rules P` plays P whatever a request says
         return {"id": rid, "result": engine.answer(kind, game, msg["input"], msg.get("rules"))}
     except (UserError, IllegalPlacement, ValueError, KeyError, TypeError) as e:
+        problem = input_problem(kind, msg["input"]) if isinstance(e, (KeyError, TypeError, ValueError)) else None
+        if problem is not None:  # a malformed input says what is wrong with it, not where the engine tripped
+            return {"id": rid, "error": f"malformed input: {quote(problem, 300)[1:-1]}"}
         return {"id": rid, "error": f"{type(e).__name__}: {quote(str(e), 300)[1:-1]}"}
     except Exception as e:  # noqa: BLE001 - any input the engine trips on is that request's error
         return {"id": rid, "error": f"internal error {type(e).__name__}: {quote(str(e), 300)[1:-1]}"}
 
 
-def serve(engine: ReferenceEngine, stdin: IO[str], stdout: IO[str]) -> int:
+def input_problem(kind: str, value: Any) -> str | None:
+    """What makes `value` no input of `kind` by the kind's schema (conformance/schema/kinds/),
+    as one line naming the path; None when it is one."""
+    import jsonschema
+
+    from fives.conformance.cases.kinds import load_kinds
+    from fives.support import paths
+    from fives.support.reading import load_json_schema
+
+    info = load_kinds().get(kind)
+    if info is None:
+        return None
+    case_schema = load_json_schema(paths.CONFORMANCE_SCHEMAS / "kinds" / info.schema)
+    schema = {**case_schema["properties"]["input"], "$defs": case_schema.get("$defs", {})}
+    error = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(schema).iter_errors(value))
+    if error is None:
+        return None
+    where = "input" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.absolute_path)
+    return f"{where}: {error.message}"
+
+
+def serve(engine: ReferenceEngine, stdin: IO[str], stdout: IO[str], max_perft_depth: int = MAX_PERFT_DEPTH) -> int:
     """Answer one reply line per request line until end of input."""
     for lineno, line, problem in read_lines(getattr(stdin, "buffer", None) or stdin):
         if line is not None and not line.strip(JSON_BLANK):  # \x0c, \u2028 ... alone: not blank, an error
@@ -55,7 +98,7 @@ def serve(engine: ReferenceEngine, stdin: IO[str], stdout: IO[str]) -> int:
         except UserError as e:
             reply: dict[str, Any] = {"id": None, "error": str(e).removeprefix("request: ")}
         else:
-            reply = handle(engine, msg)
+            reply = handle(engine, msg, max_perft_depth)
         try:
             stdout.write(json.dumps(reply, ensure_ascii=False) + "\n")
         except UnicodeEncodeError:  # a lone surrogate echoed from the request: ASCII escapes instead

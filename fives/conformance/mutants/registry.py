@@ -7,6 +7,7 @@ mutant overrides one hook of the layout (`fives.layout.Layout`), the match
 """
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from typing import Any
 
@@ -46,15 +47,19 @@ class MutantResult:
         return bool(self.killers)
 
 
-def run_mutant(m: Mutant, cases: list[Any], via_protocol: bool, timeout: float, plan: Any = None) -> MutantResult:
+def run_mutant(m: Mutant, cases: list[Any], via_protocol: bool, timeout: float, plan: Any = None,
+               stop: threading.Event | None = None, live: list[Any] | None = None) -> MutantResult | None:
     """Run every case against one mutant; the cases it fails or errors are its killers.
     `plan` (--rules P, fives/conformance/cases/expected_under.py): the cases carry P's expectations
-    and the mutant plays P (told through the protocol's `rules`) with its one misreading."""
+    and the mutant plays P (told through the protocol's `rules`) with its one misreading.
+    `stop` set (Ctrl-C, SIGTERM in the main thread): the run ends after the case in hand and
+    None is returned; the started engine is put in `live` so the main thread can kill it."""
     import sys
 
     from fives.conformance.engines.process import ProcessEngine
     from fives.conformance.cases.kinds import load_kinds
     from fives.conformance.runner import run_cases
+    from fives.conformance.stopping import StopRun
 
     kinds = load_kinds()
     # deep perft rows add nothing the shallow rows and divides do not already catch
@@ -62,9 +67,20 @@ def run_mutant(m: Mutant, cases: list[Any], via_protocol: bool, timeout: float, 
     engine = (ProcessEngine(f"{sys.executable} -m fives.cli serve --mutant {m.name}", timeout=timeout)
               if via_protocol else ReferenceEngine(m.hooks(), name=m.name, timeout=timeout))
     engine.profile = plan.profile if plan is not None else None
+    if stop is not None and stop.is_set():
+        return None
+    if live is not None:
+        live.append(engine)
     engine.start()
+
+    def halt(_: Any) -> None:
+        if stop is not None and stop.is_set():
+            raise StopRun(0)
+
     try:
-        results = run_cases(engine, cases, kinds, plan=plan)
+        results = run_cases(engine, cases, kinds, on_result=halt, plan=plan)
+    except StopRun:
+        return None
     finally:
         engine.close()
     return MutantResult(m, [r for r in results if r.status in ("failed", "errored")], len(results))

@@ -59,8 +59,11 @@ def summary_line(results: list[CaseResult], colour: bool = False) -> str:
 
 
 def engine_line(handshake: Handshake) -> str:
+    scope = getattr(handshake, "scope", None) or {}  # the hello's `scope` (spec/protocol.md), if any
+    said = ", ".join(f"{k} {str(v).lower() if isinstance(v, bool) else ' '.join(map(str, v))}" for k, v in scope.items())
     return one_line(f"engine: {handshake.name} {handshake.version} ({handshake.language}); "
-                    f"games: {', '.join(handshake.games)}; capabilities: {', '.join(handshake.capabilities)}", 500)
+                    f"games: {', '.join(handshake.games)}; capabilities: {', '.join(handshake.capabilities)}"
+                    + (f"; scope: {said}" if said else ""), 500)
 
 
 def rules_line(plan: ProfilePlan) -> str:

@@ -1,0 +1,138 @@
+"""Issue 29: SIGTERM is SIGINT. Every long command, sent SIGTERM (how CI cancels a job) while
+its engine hangs, writes what it has, exits 143, and leaves no engine process behind: the
+engine's whole process group is killed, the hung one included. Each command runs in a child
+process against tests/hostile_engines/leak.py, which forks a child into the engine's process
+group (writing its pid), then hangs on its first request; SIGTERM goes to the command once
+that pid is written, so the engine is known to be mid-request."""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from fives.support.paths import ROOT
+
+from test_runner_hostile import wait_dead  # noqa: E402 - the same check that a pid is gone
+from test_runner_robustness import engine  # noqa: E402 - the same hostile engines
+
+FIGURES = ROOT / "conformance" / "fixtures" / "seed" / "american-sniff-figures.yaml"
+pytestmark = pytest.mark.slow  # each starts a command and an engine: over 0.45 s
+
+
+def _start(argv: list[str], cwd: Path) -> subprocess.Popen[str]:
+    return subprocess.Popen(argv, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+
+
+def _wait_for(path: Path, proc: subprocess.Popen[str], seconds: float = 60.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not (path.exists() and path.read_text().strip()):
+        assert proc.poll() is None, f"ended before the engine hung: {proc.communicate()}"
+        assert time.monotonic() < deadline, "the engine never got a request"
+        time.sleep(0.05)
+
+
+def _terminate(proc: subprocess.Popen[str]) -> tuple[int, str, str]:
+    proc.send_signal(signal.SIGTERM)
+    try:
+        out, err = proc.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        raise AssertionError("still running 30 s after SIGTERM")
+    return proc.returncode, out, err
+
+
+def _hung_engine(tmp_path: Path) -> tuple[str, Path]:
+    pids = tmp_path / "pids"
+    return engine("leak.py", "--then", "hang", "--at", "1", "--pids", str(pids)), pids
+
+
+def _fives(*args: str) -> list[str]:
+    return [sys.executable, "-m", "fives", *args]
+
+
+def _check(code: int, err: str, pids: Path) -> None:
+    assert code == 143, err
+    assert "Traceback" not in err
+    children = [int(x) for x in pids.read_text().split()]
+    assert children and wait_dead(children), "the engine's process group outlived the command"
+
+
+def test_run_writes_its_reports_and_exits_143(tmp_path: Path) -> None:
+    cmd, pids = _hung_engine(tmp_path)
+    report = tmp_path / "r.json"
+    proc = _start(_fives("conformance", "run", "--engine", cmd, "--fixtures", str(FIGURES), "--timeout", "0",
+                         "--report", f"json:{report}"), tmp_path)
+    _wait_for(pids, proc)
+    code, out, err = _terminate(proc)
+    _check(code, err, pids)
+    assert report.is_file() and '"interrupted":true' in report.read_text()
+
+
+def test_diagnose_writes_what_was_found_and_exits_143(tmp_path: Path) -> None:
+    cmd, pids = _hung_engine(tmp_path)
+    out_dir = tmp_path / "dx"
+    proc = _start(_fives("conformance", "diagnose", "--engine", cmd, "--game", "american-sniff", "--kind", "evaluate",
+                         "--timeout", "0", "--fuzz", "0", "--out", str(out_dir)), tmp_path)
+    _wait_for(pids, proc)
+    code, out, err = _terminate(proc)
+    _check(code, err, pids)
+    assert (out_dir / "diagnosis.json").is_file() and "interrupted" in err
+
+
+def test_fuzz_writes_its_findings_and_exits_143(tmp_path: Path) -> None:
+    cmd, pids = _hung_engine(tmp_path)
+    out_dir = tmp_path / "found"
+    proc = _start(_fives("conformance", "fuzz", "--engine", cmd, "--timeout", "0", "--cases", "50",
+                         "--out", str(out_dir)), tmp_path)
+    _wait_for(pids, proc)
+    code, out, err = _terminate(proc)
+    _check(code, err, pids)
+    assert out_dir.is_dir() and "requests drawn" in out and "(interrupted)" in out  # the summary of what was drawn
+
+
+def test_perft_through_an_engine_exits_143(tmp_path: Path) -> None:
+    cmd, pids = _hung_engine(tmp_path)
+    proc = _start(_fives("perft", "--game", "horse-race", "--depth", "2", "--engine", cmd, "--timeout", "0"),
+                  tmp_path)
+    _wait_for(pids, proc)
+    code, out, err = _terminate(proc)
+    _check(code, err, pids)
+
+
+def test_mutants_print_what_finished_and_kill_every_mutant_engine(tmp_path: Path) -> None:
+    proc = _start(_fives("conformance", "mutants", "--mutant", "drawn-tile-continues", "--mutant", "zero-sum-scores"),
+                  tmp_path)
+    time.sleep(4)  # the mutant engines are up and answering
+    mine = subprocess.run(["pgrep", "-s", str(proc.pid)], capture_output=True, text=True).stdout.split()
+    code, out, err = _terminate(proc)
+    assert code == 143 and "Traceback" not in err, err
+    assert "not run to the end" in err and "mutants," in out + err
+    assert wait_dead([int(p) for p in mine if int(p) != proc.pid])
+
+
+@pytest.mark.parametrize("command", [
+    ["golden", "generate", "--game", "horse-race", "--cases", "100000", "--seed", "1", "--out", "suite"],
+    ["puzzles", "generate", "--game", "horse-race", "--count", "500", "--seed", "1", "--out", "set.yaml"],
+])
+def test_generation_stops_cleanly_and_leaves_no_partial_output(tmp_path: Path, command: list[str]) -> None:
+    proc = _start(_fives(*command), tmp_path)
+    time.sleep(3)
+    code, out, err = _terminate(proc)
+    assert code == 143 and "Traceback" not in err, err
+    assert not (tmp_path / command[-1]).exists()  # nothing half-written under the output's name
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]  # no staging folder left
+
+
+def test_the_pytest_plugin_exits_143_and_kills_the_engine(tmp_path: Path) -> None:
+    cmd, pids = _hung_engine(tmp_path)
+    proc = _start([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--fives-engine", cmd,
+                   "--fives-fixtures", str(FIGURES), "--fives-timeout", "0", "-q"], tmp_path)
+    _wait_for(pids, proc)
+    code, out, err = _terminate(proc)
+    _check(code, err + out, pids)
