@@ -22,6 +22,7 @@ from fives.rules import game_ids, load_rules
 from fives.conformance.fuzz.attribute import broken_clause, tags
 from fives.conformance.fuzz.oracle import ENGINE_ERROR, Oracle, Verdict
 from fives.conformance.fuzz.shrink import shrink, size
+from fives.conformance.fuzz.rare import rare_turn, refused_turn
 from fives.conformance.fuzz.small import (input_forms, late_turn, next_leader_question, setup_question, small_legal,
                                          small_turn)
 from fives.conformance.cases.reachable import problems, repair
@@ -44,10 +45,12 @@ def builder_kind(name: str) -> str:
 
 
 #: Generators the fuzzer adds to the golden ones (name -> (weight, builder)), and their kinds.
-EXTRA_BUILDERS = {"turn-small": (4, small_turn), "turn-late": (3, late_turn), "legal-small": (2, small_legal),
+EXTRA_BUILDERS = {"turn-small": (4, small_turn), "turn-late": (3, late_turn), "turn-rare": (3, rare_turn),
+                  "turn-refused": (1, refused_turn),
+                  "legal-small": (2, small_legal),
                   "setup": (1, setup_question),
                   "next-leader": (1, next_leader_question), "input-forms": (1, input_forms)}
-EXTRA_KINDS = {"turn-small": "turn", "turn-late": "turn", "legal-small": "legal-placements", "setup": "setup",
+EXTRA_KINDS = {"turn-small": "turn", "turn-late": "turn", "turn-rare": "turn", "turn-refused": "turn", "legal-small": "legal-placements", "setup": "setup",
                "next-leader": "next-leader", "input-forms": "evaluate"}
 #: Engine errors kept per (game, kind, what failed): the first few, as examples.
 ENGINE_ERRORS_KEPT = 3

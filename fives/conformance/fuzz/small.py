@@ -42,11 +42,13 @@ def _pick(rng: random.Random, layout: Layout, moves: list[Any], toward_zero: boo
     return rng.choice(moves)
 
 
-def small_state(rng: random.Random, rules: GameRules, late: bool = False) -> tuple[Match, dict[str, Any], bool] | None:
+def small_state(rng: random.Random, rules: GameRules, late: bool = False,
+                opening: bool = False) -> tuple[Match, dict[str, Any], bool] | None:
     """A match a few actions into a hand dealt from a random order, and its state as a
     `turn` input (without actions); None if the hand or match ended on the way. `late`:
     played on until the boneyard is spent or some seat holds only 1 or 2 tiles (the end of a
-    hand: going out, blocks, settlements and their ties)."""
+    hand: going out, blocks, settlements and their ties). `opening`: the state before the
+    hand's first placement."""
     players, partners = _config(rng, rules)
     config = configure(rules, players, partners)
     low = rng.random() < 0.34
@@ -61,7 +63,7 @@ def small_state(rng: random.Random, rules: GameRules, late: bool = False) -> tup
     try:
         match = Match.from_state(rules, config, scores=_scores(rng, rules, config), layout=[], hands=hands,
                                  boneyard=boneyard, seat=rng.randrange(players))
-        steps = 120 if late else rng.choice([0, 1, 1, 2, 2, 3, 4, 6])
+        steps = 120 if late else 0 if opening else rng.choice([0, 1, 1, 2, 2, 3, 4, 6])
         few = rng.choice([1, 1, 2])
         for _ in range(steps):
             if late and (not match.boneyard or min(len(h) for h in match.hands) <= few):
@@ -130,6 +132,8 @@ def small_legal(rng: random.Random, rules: GameRules) -> dict[str, Any] | None:
     match, state, _ = made
     inp: dict[str, Any] = {"players": state["players"], "layout": state["layout"],
                            "hand": state["hands"][state["seat"]], "boneyard": len(state["boneyard"])}
+    if state["partnerships"]:  # 4 Sniff players always play in partnerships: say so
+        inp["partnerships"] = True
     for key in ("continuing", "drawn"):
         if key in state:
             inp[key] = state[key]

@@ -1,9 +1,9 @@
 """Mutant engines for play: one misreading of turns, continuations, settlement or match end."""
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
-from fives.match import Match
+from fives.match import DRAW, Match, Outcome
 from fives.conformance.mutants.layout import Mutant
 from fives.settlement import GONE_OUT, HandEnd, Settlement
 from fives.tiles import Tile
@@ -99,6 +99,24 @@ class SettleAfterMatchEnd(Match):
         return True
 
 
+class BlockedDrawKeepsTurn(Match):
+    """Reads "the turn ends" as needing a placement or a pass: a draw that blocks the hand
+    ends the hand but not the turn (an engine written from the documents had this)."""
+
+    def _check_blocked(self, out: Outcome) -> None:
+        super()._check_blocked(out)
+        if out.action == DRAW and out.hand_end is not None:
+            out.turn_end = False
+
+
+class DrawsBeforeOpening(Match):
+    """Lets the leader draw (or pass) instead of opening: no tile counts as placeable on an
+    empty layout."""
+
+    def _can_place_any(self, hand: Iterable[Tile]) -> bool:
+        return bool(len(self.layout)) and super()._can_place_any(hand)
+
+
 def _hooks(**kw: type) -> Callable[[], dict[str, Any]]:
     return lambda: dict(kw)
 
@@ -135,4 +153,8 @@ PLAY_MUTANTS = [
            "HR-MATCH-1", _hooks(match=MatchEndsAtHandEnd), {g: {"match_end.on_placement": "hand-end"} for g in (HR, SN)}),
     Mutant("settle-after-match-end", "a hand whose placement ended the match is still settled", "SN-MATCH-1",
            _hooks(match=SettleAfterMatchEnd), {g: {"match_end.settle_after_match_end": True} for g in (HR, SN)}),
+    Mutant("blocked-draw-keeps-turn", "a draw that leaves the hand blocked does not end the turn", "SN-END-2",
+           _hooks(match=BlockedDrawKeepsTurn)),
+    Mutant("draws-before-opening", "the leader may draw instead of opening the hand", "SN-LEAD-2",
+           _hooks(match=DrawsBeforeOpening)),
 ]
