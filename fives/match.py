@@ -51,15 +51,19 @@ class PlayCode(str, Enum):
 
 def first_leader(rules: GameRules, hands: list[list[Tile]] | None) -> int | str | None:
     """The first hand's leader (`lead.first_hand`): None for a lot, a seat, or, before the deal
-    (`hands` None), "highest-double" for whoever will hold the highest double."""
+    (`hands` None), "highest-double" for whoever will hold the highest double, "opening-order"
+    for whoever will hold the earliest tile of `opening.order`."""
     how = rules.lead["first_hand"]
     if how == "seat-0":
         return 0
+    if how in ("highest-double", "opening-order") and hands is None:
+        return how
     if how == "highest-double":
-        if hands is None:
-            return how
-        held = [(t.low, s) for s, h in enumerate(hands) for t in h if t.is_double]
+        held = [(t.low, s) for s, h in enumerate(hands or []) for t in h if t.is_double]
         return max(held)[1] if held else None
+    if how == "opening-order":  # whoever holds the earliest tile of `opening.order`
+        holder = {t: s for s, h in enumerate(hands or []) for t in h}
+        return next((holder[t] for t in rules.opening_order if t in holder), None)
     return None
 
 
@@ -168,6 +172,7 @@ class Match:
         self.next_leader: int | None = None  # None: the next leader is chosen by lot
         self.leader = 0  # who led this hand
         self.passes = 0  # passes in a row (a variant blocks the hand after a full round)
+        self.draws = 0  # tiles drawn in this turn (a variant limits them)
 
     # -- hooks: the rules' choices, overridable by variants and mutants ------------------
     def _hook_continuations_earned(self, tile: Tile, from_drawn: bool, raw: int) -> int:
@@ -197,6 +202,11 @@ class Match:
         """SN-DRAW-*, HR-DRAW-*: every boneyard tile may be drawn; a variant keeps a reserve."""
         return max(0, boneyard - self.rules.boneyard_reserve[self.config.players])
 
+    def _hook_draw_limit_reached(self, draws: int) -> bool:
+        """SN-DRAW-2, HR-DRAW-2: a seat draws until it can place; a variant (`drawing.limit`)
+        stops it after that many draws in one turn, and it passes."""
+        return 0 < self.rules.draw_limit <= draws
+
     def _hook_may_draw_holding_playable(self) -> bool:
         """SN-DRAW-1, HR-DRAW-1: a seat that can place may not draw; a variant
         (`drawing.while_playable`) lets it draw instead."""
@@ -204,10 +214,14 @@ class Match:
 
     def _hook_opening_tiles(self, hand: Iterable[Tile]) -> set[Tile] | None:
         """SN-LEAD-2, HR-LEAD-2: any tile opens (None); a variant requires a double, the
-        highest double held, a scoring tile, or a double or a scoring tile when the leader holds one."""
+        highest double held, a scoring tile, a double or a scoring tile when the leader holds one,
+        or the earliest tile of a fixed order (`opening.order`) that the leader holds."""
         need = self.rules.opening_requires
         if need == "any":
             return None
+        if need == "fixed-order":  # the earliest tile of `opening.order` the leader holds
+            held = set(hand)
+            return next(({t} for t in self.rules.opening_order if t in held), None)
         if need == "highest-double":
             doubles = [t for t in hand if t.is_double]
             return {max(doubles, key=lambda t: t.pips)} if doubles else None
@@ -245,7 +259,7 @@ class Match:
     @classmethod
     def from_state(cls, rules: GameRules, config: MatchConfig, *, scores: list[int], layout: Iterable[Placement],
                    hands: list[list[Tile]], boneyard: list[Tile], seat: int, continuing: bool = False,
-                   drawn: Tile | None = None, leader: int | None = None, passes: int = 0,
+                   drawn: Tile | None = None, leader: int | None = None, passes: int = 0, draws: int = 0,
                    **factories: Callable[..., Any]) -> "Match":
         """A match in the middle of a hand, as a fixture states it. ValueError if inconsistent."""
         m = cls(rules, config, None, **factories)
@@ -274,7 +288,7 @@ class Match:
         m.to_act, m.continuing, m.drawn = seat, continuing, drawn
         if leader is not None and not 0 <= leader < config.players:
             raise ValueError(f"leader {leader} does not exist: seats are 0..{config.players - 1}")
-        m.leader, m.passes = (seat if leader is None else leader), passes
+        m.leader, m.passes, m.draws = (seat if leader is None else leader), passes, draws
         m.in_hand, m.hand_no = True, 1
         if not len(m.layout) and (continuing or drawn is not None):
             raise ValueError("a continuation or a drawn tile needs a layout")
@@ -298,7 +312,7 @@ class Match:
             leader, lot = self._draw_lot()
         self.layout = self.layout_factory(self.rules)
         self.to_act, self.drawn, self.continuing, self.banked = leader, None, False, 0
-        self.leader, self.passes = leader, 0
+        self.leader, self.passes, self.draws = leader, 0, 0
         self.in_hand, self.hand_end = True, None
         self.hand_no += 1
         return HandStart(self.hand_no, [list(x) for x in self.hands], list(self.boneyard), leader, lot,
@@ -318,7 +332,7 @@ class Match:
 
     # -- what may be done -----------------------------------------------------------------
     def options(self, layout: Layout, hand: Iterable[Tile], boneyard: int, continuing: bool = False,
-                drawn: Tile | None = None) -> Options:
+                drawn: Tile | None = None, draws: int = 0) -> Options:
         """The legal actions of a seat holding `hand` (SN-DRAW-1..4, HR-DRAW-1..4, HR-CONT-6)."""
         if drawn is not None:
             return Options(layout.placements_for(drawn), False, False)
@@ -332,7 +346,8 @@ class Match:
             allowed = self._hook_opening_tiles(hand)
             if allowed is not None:
                 placements = [p for p in placements if p.tile in allowed]
-        may_draw = self._hook_drawable(boneyard) > 0 and (not continuing or self._hook_continuation_may_draw())
+        may_draw = self._hook_drawable(boneyard) > 0 and (not continuing or self._hook_continuation_may_draw()) \
+            and not self._hook_draw_limit_reached(draws)
         if placements:  # SN-DRAW-1, HR-DRAW-1: a seat that can place does; a variant lets it draw instead
             return Options(placements, may_draw and values is not None and self._hook_may_draw_holding_playable(), False)
         return Options([], may_draw, not may_draw)
@@ -340,7 +355,8 @@ class Match:
     def legal_options(self) -> Options:
         if not self.in_hand or self.match_end is not None:
             return Options([], False, False)
-        return self.options(self.layout, self.hands[self.to_act], len(self.boneyard), self.continuing, self.drawn)
+        return self.options(self.layout, self.hands[self.to_act], len(self.boneyard), self.continuing, self.drawn,
+                            self.draws)
 
     def _can_place_any(self, hand: Iterable[Tile]) -> bool:
         if not len(self.layout):
@@ -384,7 +400,7 @@ class Match:
         except IllegalPlacement as e:
             raise IllegalAction(e.code.value, e.message) from None
         hand.remove(t)
-        from_drawn, self.drawn, self.passes = self.drawn is not None, None, 0
+        from_drawn, self.drawn, self.passes, self.draws = self.drawn is not None, None, 0, 0
         side = self.config.side_of[seat]
         display = self.rules.display(raw)
         self.scores[side] += display
@@ -422,8 +438,11 @@ class Match:
                                 f"the last {len(self.boneyard)} boneyard tiles are not drawn: pass")
         if self.continuing and not self._hook_continuation_may_draw():
             raise IllegalAction(PlayCode.CANNOT_DRAW, "a continuation without a legal placement passes")
+        if self._hook_draw_limit_reached(self.draws):
+            raise IllegalAction(PlayCode.CANNOT_DRAW, f"seat {seat} has drawn {self.draws} tiles this turn: pass")
         t = self.boneyard.pop(0)
         self.passes = 0
+        self.draws += 1
         hand.append(t)
         hand.sort()
         playable = self.layout.can_place(t)
@@ -439,7 +458,8 @@ class Match:
             raise IllegalAction(PlayCode.MUST_PLACE_DRAWN_TILE, f"the drawn tile {self.drawn} must be placed now")
         if self._can_place_any(self.hands[seat]):
             raise IllegalAction(PlayCode.MUST_PLACE, f"seat {seat} can place a tile, so may not pass")
-        if self._hook_drawable(len(self.boneyard)) and (not self.continuing or self._hook_continuation_may_draw()):
+        if self._hook_drawable(len(self.boneyard)) and (not self.continuing or self._hook_continuation_may_draw()) \
+                and not self._hook_draw_limit_reached(self.draws):
             raise IllegalAction(PlayCode.CANNOT_PASS, f"the boneyard holds {len(self.boneyard)} tiles: draw")
         self.passes += 1
         self._next_turn()
@@ -450,7 +470,7 @@ class Match:
     # -- turn, hand and match end -----------------------------------------------------------
     def _next_turn(self) -> None:
         self.to_act = (self.to_act + 1) % self.config.players  # seats are numbered clockwise
-        self.continuing, self.banked = False, 0
+        self.continuing, self.banked, self.draws = False, 0, 0
 
     def _check_blocked(self, out: Outcome) -> None:
         """SN-END-2, HR-END-1: the boneyard is empty and nobody can place."""

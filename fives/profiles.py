@@ -217,6 +217,12 @@ class Dimension:
 
 HR, SN = ("horse-race",), ("american-sniff",)
 BOTH = HR + SN
+#: Orders of opening tiles the rule books give (spec/variants.md, `opening.order`): the doubles
+#: from [6|6] down, then [5|6] (big6bones); the lowest double first (dr-dominos); [5|5] first, then
+#: the others from [6|6] down (engine B of issue 27).
+_OPENING_ORDERS = (["[6|6]", "[5|5]", "[4|4]", "[3|3]", "[2|2]", "[1|1]", "[0|0]", "[5|6]"],
+                   ["[0|0]", "[1|1]", "[2|2]", "[3|3]", "[4|4]", "[5|5]", "[6|6]"],
+                   ["[5|5]", "[6|6]", "[4|4]", "[3|3]", "[2|2]", "[1|1]", "[0|0]"])
 _TARGETS = ({2: 305, 3: 305, 4: 305}, {2: 250, 3: 250, 4: 250}, {2: 250, 3: 200, 4: 200})
 #: The rule dimensions: every parameter a published rule book sets otherwise than the seeds.
 DIMENSIONS: tuple[Dimension, ...] = (
@@ -246,7 +252,17 @@ DIMENSIONS: tuple[Dimension, ...] = (
               "sides tied for lowest in a blocked hand each get the full award, share it, or get nothing"),
     Dimension("opening.requires", BOTH, ("SN-LEAD-2", "HR-LEAD-2"),
               "the leader may open with any tile, or must open with a double / the highest double / a scoring "
-              "tile / a double or a scoring tile if held"),
+              "tile / a double or a scoring tile if held",
+              # fixed-order is offered with its order (`opening.order`): under the default order of
+              # doubles it plays as highest-double, and a diagnosis must not name twins
+              ("any", "double", "scoring", "highest-double", "double-or-scoring")),
+    Dimension("opening.order", BOTH, ("SN-LEAD-1", "SN-LEAD-2", "HR-LEAD-1", "HR-LEAD-2"),
+              "a fixed order of opening tiles: the holder of the earliest one held leads the first hand, and a "
+              "leader holding one opens with the earliest it holds (with opening.requires fixed-order and "
+              "lead.first_hand opening-order)", _OPENING_ORDERS),
+    Dimension("drawing.limit", BOTH, ("SN-DRAW-2", "HR-DRAW-2"),
+              "a seat that cannot place draws until it can, or at most this many tiles in a turn and then passes",
+              (3,)),
     Dimension("drawing.while_playable", BOTH, ("SN-DRAW-1", "HR-DRAW-1"),
               "a seat holding a playable tile must place, or may draw instead"),
     Dimension("hand_end.blocked", BOTH, ("SN-END-2", "HR-END-1"),
@@ -258,7 +274,8 @@ DIMENSIONS: tuple[Dimension, ...] = (
               "boneyard tiles that are never drawn (drawing is limited), by number of players",
               ({2: 2, 3: 2, 4: 2}, {2: 2, 3: 0, 4: 0})),
     Dimension("lead.first_hand", BOTH, ("SN-LEAD-1", "HR-LEAD-1"),
-              "the first leader: a lot, seat 0, or whoever holds the highest double"),
+              "the first leader: a lot, seat 0, or whoever holds the highest double",
+              ("lot", "seat-0", "highest-double")),  # opening-order goes with `opening.order`
     Dimension("lead.after_gone_out", BOTH, ("SN-LEAD-3", "HR-LEAD-3"),
               "after a gone-out hand: the last tile's player leads, the next seat, or a lot"),
     Dimension("lead.after_blocked", BOTH, ("SN-LEAD-3", "HR-LEAD-3"),
@@ -310,11 +327,17 @@ AWARD_PARAMETERS = ("settlement.award_rounding", "settlement.blocked_winner", "s
                     "settlement.ties")
 
 
+#: what an `opening.order` sets with it: the rules that read the order
+ORDER_COMPANIONS = ("opening.requires", "lead.first_hand")
+
+
 def alternative_overrides(game: str, path: str, value: Any) -> dict[str, Any]:
     """The overrides that set one dimension to `value` (with what goes with it)."""
     out = {path: value}
     if path == "points.display_divisor":  # the unit goes with the divisor: one dimension
         out["points.unit"] = "displayed" if value > 1 else "raw"
+    if path == "opening.order":  # an order is read only by the rules that name it
+        out.update(zip(ORDER_COMPANIONS, ("fixed-order", "opening-order")))
     if path in AWARD_PARAMETERS and parameters(game)["settlement.kind"] != "award-to-winner":
         out["settlement.kind"] = "award-to-winner"  # an award's details show only where the winner is awarded
     return out
@@ -326,8 +349,14 @@ def random_profile(rng: random.Random, game: str, params: int) -> Profile:
     names = sorted(alts)
     if not 1 <= params <= len(names):
         raise ValueError(f"{game} has {len(names)} dimensions, not {params}")
+    chosen = rng.sample(names, params)
+    if "opening.order" in chosen:  # it sets its companions: they are not drawn beside it
+        clash = [c for c in chosen if c in ORDER_COMPANIONS]
+        if clash:
+            rest = [n for n in names if n not in chosen and n not in ORDER_COMPANIONS]
+            chosen = [c for c in chosen if c not in ORDER_COMPANIONS] + rng.sample(rest, len(clash))
     overrides: dict[str, Any] = {}
-    for p in sorted(rng.sample(names, params)):
+    for p in sorted(chosen):
         overrides.update(alternative_overrides(game, p, rng.choice(alts[p])))
     return make_profile(game, overrides, source="random (fives.profiles.random_profile)")
 

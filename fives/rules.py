@@ -9,7 +9,7 @@ from typing import Any
 
 from fives.support import paths, schema_memo
 from fives.support.errors import UserError
-from fives.tiles import MAX_PIP
+from fives.tiles import MAX_PIP, Tile, parse_tile
 
 
 @dataclass(frozen=True)
@@ -34,10 +34,12 @@ class GameRules:
     settlement: dict[str, Any]
     match_end: dict[str, Any]
     lead: dict[str, str]  # first_hand, after_gone_out, after_blocked (SN-LEAD-*, HR-LEAD-*)
-    opening_requires: str  # "any" | "double" | "scoring" | "highest-double" | "double-or-scoring" (if held)
+    opening_requires: str  # "any" | "double" | "scoring" | "highest-double" | "double-or-scoring" | "fixed-order" (if held)
+    opening_order: tuple[Tile, ...]  # earliest first: read by opening.requires fixed-order, lead.first_hand opening-order
     boneyard_reserve: dict[int, int]  # by players: boneyard tiles that are never drawn
     blocked_after: str  # "no-placement" (at once) | "round-of-passes"
     draw_while_playable: bool  # a variant: a seat holding a playable tile may still draw (SN-DRAW-1, HR-DRAW-1)
+    draw_limit: int  # a variant: the most tiles drawn in one turn (0: no limit; SN-DRAW-2, HR-DRAW-2)
     raw: dict[str, Any] = field(repr=False, compare=False)
     #: the fives.profiles.Profile these rules were built under; None for the plain game
     profile: Any = field(default=None, repr=False, compare=False)
@@ -175,9 +177,11 @@ def build_rules(data: dict[str, Any], name: str, profile: Any = None) -> GameRul
         match_end=data["match_end"],
         lead={k: data["lead"][k] for k in ("first_hand", "after_gone_out", "after_blocked")},
         opening_requires=data.get("opening", {}).get("requires", "any"),
+        opening_order=tuple(parse_tile(t) for t in data.get("opening", {}).get("order", [])),
         boneyard_reserve={n: reserve.get(n, 0) for n in by_n(data["deal"]["hand_size"])},
         blocked_after=data.get("hand_end", {}).get("blocked", "no-placement"),
         draw_while_playable=bool(data.get("drawing", {}).get("while_playable", False)),
+        draw_limit=int(data.get("drawing", {}).get("limit", 0)),
         raw=data,
         profile=profile,
     )

@@ -20,6 +20,8 @@ def shown(value: Any) -> str:
         return " ".join(f"{k}:{v}" for k, v in value.items())
     if isinstance(value, bool):
         return str(value).lower()
+    if isinstance(value, list):  # an order of tiles: `[6|6] [5|5] ...`
+        return " ".join(str(v) for v in value)
     return str(value)
 
 
@@ -27,7 +29,9 @@ def rows(section: str) -> list[list[str]]:
     """The rows of the markdown tables in `section` (header and rule lines left out)."""
     out = []
     for line in section.splitlines():
-        cells = [c.strip() for c in line.strip().strip("|").split("|")] if line.startswith("|") else []
+        # a tile's bar inside a cell is escaped (`[6\\|6]`)
+        cells = [c.strip().replace("\\|", "|") for c in re.split(r"(?<!\\)\|", line.strip().strip("|"))] \
+            if line.startswith("|") else []
         if len(cells) >= 3 and not set(cells[0]) <= set("-") and cells[0] not in ("parameter", "key"):
             out.append(cells)
     return out

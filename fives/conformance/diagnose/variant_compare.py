@@ -43,6 +43,8 @@ def resolve(ref: str) -> Ref:
 def value_text(value: Any) -> str:
     if isinstance(value, dict):
         return " ".join(f"{k}:{v}" for k, v in value.items())
+    if isinstance(value, list):  # an order of tiles (`opening.order`)
+        return " ".join(str(v) for v in value)
     if isinstance(value, bool):
         return "true" if value else "false"
     return str(value)

@@ -75,7 +75,8 @@ def run_legal(rules: GameRules, input: dict[str, Any], hooks: dict[str, Any]) ->
             hand.append(drawn)
     except BadInput as e:
         return _bad(str(e))
-    opts = match.options(match.layout, hand, int(input.get("boneyard", 0)), bool(input.get("continuing", False)), drawn)
+    opts = match.options(match.layout, hand, int(input.get("boneyard", 0)), bool(input.get("continuing", False)), drawn,
+                         int(input.get("draws", 0)))
     return {"placements": [p.to_dict() for p in opts.placements], "draw": opts.draw, "pass": opts.pass_}
 
 
@@ -117,7 +118,8 @@ def run_turn(rules: GameRules, input: dict[str, Any], hooks: dict[str, Any]) -> 
                 layout=_placements(input.get("layout", [])), hands=hands,
                 boneyard=_tiles(input.get("boneyard", []), "boneyard"), seat=input["seat"],
                 continuing=bool(input.get("continuing", False)), drawn=drawn,
-                leader=input.get("leader"), passes=int(input.get("passes", 0)), **_factories(hooks))
+                leader=input.get("leader"), passes=int(input.get("passes", 0)), draws=int(input.get("draws", 0)),
+                **_factories(hooks))
         except ValueError as e:
             raise BadInput(str(e)) from None
         actions = [_action(a, i) for i, a in enumerate(input["actions"])]
