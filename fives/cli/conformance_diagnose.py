@@ -81,6 +81,10 @@ def diagnose_cmd(command: str, games: tuple[str, ...], ids: tuple[str, ...], kin
             raise UserError(f"--game {g}: unknown game (one of {', '.join(game_ids())})")
     if out is not None:  # before any work: a folder that cannot be written costs nothing
         from fives.support.staging import check_out
+        if out.exists() and not out.is_dir():  # the wording of earlier versions, kept
+            raise UserError(f"--out {out}: not a folder")
+        if any(p.exists() and not p.is_dir() for p in out.parents):
+            raise UserError(f"--out {out}: cannot create the folder (Not a directory)")
         check_out(out, force, diagnosis_files, "diagnosis")
     from fives.conformance.runner import sigterm_as_interrupt
     signals = sigterm_as_interrupt()  # SIGTERM (how CI cancels a job) stops like Ctrl-C

@@ -75,6 +75,8 @@ def fuzz_cmd(command: str, games: tuple[str, ...], kinds_: tuple[str, ...], case
             raise UserError(f"--kind {k}: the fuzzer makes no such requests (one of {', '.join(known)})")
     from fives.conformance.runner import sigterm_as_interrupt, signals_held
     from fives.support.staging import check_out, staged_folder
+    if out.exists() and not out.is_dir():  # the wording of earlier versions, kept
+        raise UserError(f"--out {out}: not a folder")
     check_out(out, force, fixture_files_only, "findings")
     signals = sigterm_as_interrupt()  # SIGTERM (how CI cancels a job) stops like Ctrl-C
     click.get_current_context().call_on_close(signals.restore)
