@@ -1,0 +1,144 @@
+"""How much of the rules core the conformance suite pins: mutation testing with mutmut.
+
+    python benchmarks/mutation.py [--module fives/settlement.py ...] [--sample N] [--seed S]
+                                  [--jobs 2] [--json FILE] [--expect-killed FILE]
+
+Every mutant mutmut makes of the rules core (settlement, match, layout, moves, rules, tally,
+evaluation, profiles; `--module` narrows it) is run against one test only: the default
+conformance suite, kind by kind, against the in-process reference on the pure-Python path
+with every cache emptied (benchmarks/mutation/test_suite_only.py). The project's unit tests
+play no part: the question is what an engine author's run would catch.
+
+mutmut (PyPI, `pip install -e '.[mutation]'`) does the mutating and the bookkeeping: it writes
+each function's mutants beside the original behind a switch, forks one process per mutant
+from a warmed-up test process, and runs only the kinds whose tests reach the mutated
+function. Hand-written, each of those is a project of its own.
+
+The work happens in a temporary copy of the checkout (mutmut writes a `mutants/` folder).
+Prints one row per module (mutants, killed, survived, no test reaches it, timeouts, score =
+killed / (mutants - no test)); `--json` writes the table and every mutant's status.
+`--sample N` runs N mutants drawn with `--seed` from the sorted list (the rest are "not
+checked"). `--expect-killed FILE` (one mutant name a line, `#` comments) runs just those and
+exits 1 if any is not killed: the small fixed sample CI runs, so that a new hole is caught.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+CORE = ("fives/settlement.py", "fives/match.py", "fives/layout.py", "fives/moves.py", "fives/rules.py",
+        "fives/tally.py", "fives/evaluation.py", "fives/profiles.py")
+COPIED = ("fives", "spec", "conformance", "seeds", "puzzles", "pyproject.toml")
+TEST = "benchmarks/mutation/test_suite_only.py"
+STATUSES = ("killed", "survived", "no tests", "timeout", "suspicious", "skipped", "segfault", "not checked")
+
+
+def config(modules: list[str]) -> str:
+    lines = "\n    ".join(modules)
+    return (f"[mutmut]\nsource_paths=fives\nonly_mutate={lines}\n"
+            f"pytest_add_cli_args_test_selection={TEST}\npytest_add_cli_args=-p no:cacheprovider -q\n"
+            "also_copy=benchmarks/mutation/\n    spec/\n    conformance/\n    seeds/\n    puzzles/\n")
+
+
+def copy_checkout(work: Path, modules: list[str]) -> None:
+    ignore = shutil.ignore_patterns("__pycache__", "*.so", "_prebuilt", "_data")
+    for name in COPIED:
+        src = ROOT / name
+        (shutil.copytree(src, work / name, ignore=ignore) if src.is_dir() else shutil.copy2(src, work / name))
+    shutil.copytree(ROOT / "benchmarks" / "mutation", work / "benchmarks" / "mutation", ignore=ignore)
+    (work / "tests").mkdir()  # mutmut copies tests/ when present; the suite is the only test here
+    (work / "setup.cfg").write_text(config(modules), encoding="utf-8")
+
+
+def mutmut(work: Path, *args: str, quiet: bool = True) -> str:
+    env = {**os.environ, "FIVES_ROOT": str(work), "FIVES_CACHE_DIR": str(work / ".cache"), "FIVES_PURE_PYTHON": "1"}
+    r = subprocess.run([sys.executable, "-m", "mutmut", *args], cwd=work, env=env, text=True,
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    if r.returncode != 0 and args[0] != "run":
+        raise SystemExit(f"mutation: mutmut {args[0]} failed (exit {r.returncode}): {r.stdout[-2000:]}")
+    if not quiet:
+        sys.stderr.write(r.stdout[-3000:])
+    return r.stdout
+
+
+def statuses(work: Path) -> dict[str, str]:
+    out = {}
+    for line in mutmut(work, "results", "--all", "true").splitlines():
+        m = re.match(r"\s*(\S+__mutmut_\d+): (.+)$", line)
+        if m:
+            out[m.group(1)] = m.group(2).strip()
+    return out
+
+
+def module_of(name: str) -> str:
+    return name.split(".x")[0]
+
+
+def table(found: dict[str, str]) -> list[dict[str, object]]:
+    rows = []
+    for module in sorted({module_of(n) for n in found}):
+        c = Counter(s for n, s in found.items() if module_of(n) == module)
+        reached = sum(c.values()) - c["no tests"] - c["not checked"]
+        rows.append({"module": module, "mutants": sum(c.values()), **{s: c[s] for s in STATUSES},
+                     "score": round(c["killed"] / reached, 3) if reached else None})
+    return rows
+
+
+def read_names(path: Path) -> list[str]:
+    return [ln.split("#", 1)[0].strip() for ln in path.read_text(encoding="utf-8").splitlines()
+            if ln.split("#", 1)[0].strip()]
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--module", action="append", help="a module of the rules core (default: all eight)")
+    ap.add_argument("--sample", type=int, help="run only this many mutants, drawn with --seed")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--json", type=Path, help="write the table and every mutant's status here")
+    ap.add_argument("--expect-killed", type=Path, help="run these mutants; exit 1 unless each is killed")
+    args = ap.parse_args()
+    modules = args.module or list(CORE)
+    for m in modules:
+        if m not in CORE:
+            raise SystemExit(f"mutation: --module {m}: not one of {', '.join(CORE)}")
+    with tempfile.TemporaryDirectory(prefix="fives-mutation-") as tmp:
+        work = Path(tmp)
+        copy_checkout(work, modules)
+        names: list[str] = []
+        if args.expect_killed:
+            names = read_names(args.expect_killed)
+        elif args.sample:
+            mutmut(work, "run", "--max-children", "1", "no-such-mutant")  # generates the mutants only
+            every = sorted(statuses(work))
+            names = sorted(random.Random(args.seed).sample(every, min(args.sample, len(every))))
+        mutmut(work, "run", "--max-children", str(args.jobs), *names)
+        found = statuses(work)
+    rows = table(found)
+    head = ("module", "mutants", "killed", "survived", "no tests", "timeout", "score")
+    print(" ".join(f"{h:>18}" for h in head))
+    for r in rows:
+        print(" ".join(f"{str(r[h]):>18}" for h in head))
+    if args.json:
+        args.json.write_text(json.dumps({"modules": rows, "mutants": found}, indent=1, sort_keys=True) + "\n",
+                             encoding="utf-8")
+    if args.expect_killed:
+        missed = [n for n in names if found.get(n) != "killed"]
+        for n in missed:
+            print(f"mutation: {n}: {found.get(n, 'not made')} (expected killed)", file=sys.stderr)
+        return 1 if missed else 0
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,43 @@
+"""The conformance suite as the only test, for mutation testing (benchmarks/mutation.py).
+
+One test per request kind, so the tool runs for a mutant only the kinds whose answers pass
+through the mutated function. Each runs the default suite's cases of its kind against the
+in-process reference on the pure-Python path, with every cache of the package emptied first
+(a table or memo filled by the clean run would hide a mutant). Not part of `tests/`: the
+project's own tests are not what is measured here.
+"""
+from __future__ import annotations
+
+import functools
+import os
+import sys
+
+import pytest
+
+os.environ["FIVES_PURE_PYTHON"] = "1"
+
+from fives.conformance.cases.fixtures import default_roots, load_cases  # noqa: E402
+from fives.conformance.cases.kinds import load_kinds  # noqa: E402
+from fives.conformance.engines.drivers import ReferenceEngine  # noqa: E402
+from fives.conformance.runner import run_cases  # noqa: E402
+
+KINDS = load_kinds()
+CASES = [c for c in load_cases(default_roots()) if "slow" not in c.tags]
+
+
+def _empty_caches() -> None:
+    for name, module in list(sys.modules.items()):
+        if not name.startswith("fives") or module is None:
+            continue
+        for value in list(vars(module).values()):
+            if isinstance(value, functools._lru_cache_wrapper):
+                value.cache_clear()
+
+
+@pytest.mark.parametrize("kind", sorted({c.kind for c in CASES}))
+def test_the_suite_passes(kind: str) -> None:
+    _empty_caches()
+    cases = [c for c in CASES if c.kind == kind]
+    results = run_cases(ReferenceEngine(), cases, KINDS)
+    wrong = [f"{r.case.id}: {r.status}" for r in results if r.status != "passed"]
+    assert not wrong, wrong[:5]
