@@ -27,6 +27,7 @@ from fives.conformance.reports.failures import (EngineRun, explain_result, failu
                                        failures_markdown, load_clause_book, pattern_lines, pattern_markdown)
 from fives.conformance.runner import CaseResult
 from fives.conformance.reports.slow import slow_cases, slow_lines
+from fives.conformance.reports.badge import to_badge
 from fives.support.colour import paint
 from fives.support.wording import plural
 from fives.support.sanitize import escape_controls, json_safe, markdown_cell, markdown_code, one_line
@@ -423,6 +424,7 @@ def html_several(runs: list[EngineRun], plan: ProfilePlan | None = None) -> str:
 
 #: (results, handshake, interrupted, plan=None) -> the report text; `plan`: --rules P
 Single = Callable[..., str]
-FORMATS: dict[str, Single] = {"json": to_json, "junit": to_junit, "markdown": to_markdown, "html": to_html}
+FORMATS: dict[str, Single] = {"json": to_json, "junit": to_junit, "markdown": to_markdown, "html": to_html,
+                              "badge": to_badge}  # badge: one engine's (reports/badge.py); not in SEVERAL
 SEVERAL: dict[str, Callable[..., str]] = {
     "json": json_several, "junit": junit_several, "markdown": markdown_several, "html": html_several}
