@@ -1,7 +1,8 @@
 """The conformance badge, `--report badge:FILE.svg` (spec/reports.md, "Badge"): a small
 self-contained SVG in the style of shields.io badges, as Bowtie gives its implementations. An
-engine's README can show it. The left part names the game or games (and the rule profile under
-`--rules`); the right part says how many of the cases run passed, and the suite version.
+engine's README can show it. The left part names the game or games after `fives: ` (and the
+rule profile under `--rules`); the right part says how many of the cases run passed, and the
+suite version.
 
 Same results, same bytes: the text widths come from a fixed table rather than from a font,
 and `textLength` holds each text to its box in any font the viewer has.
