@@ -49,7 +49,7 @@ def test_a_passing_run(tmp_path: Path) -> None:
     assert root.get("data-suite") == SUITE_VERSION and root.get("data-rules") is None
     assert texts(root) == {"label": "fives: Horse Race", "message": f"{n}/{n} passed, suite {SUITE_VERSION}"}
     assert message_colour(root) == PASS
-    assert root.find(f"{SVG}title").text == (f"fives conformance: fives: Horse Race: {n} of {n} cases run passed; "
+    assert root.find(f"{SVG}title").text == (f"fives conformance: Horse Race: {n} of {n} cases run passed; "
                                              f"suite version {SUITE_VERSION}")
     # self-contained: no link, image, script or style sheet; only the SVG namespace is named
     assert not [e for e in root.iter() if e.tag.split("}")[1] in ("a", "image", "script", "style", "use", "foreignObject")]

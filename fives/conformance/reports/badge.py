@@ -49,19 +49,18 @@ def game_names(results: list[CaseResult]) -> list[str]:
 
 def badge_parts(results: list[CaseResult], plan: ProfilePlan | None = None,
                 interrupted: bool = False) -> dict[str, Any]:
-    """What the badge says: {label, message, colour, passed, run, suite, games, rules}."""
+    """What the badge says: {label, covered (the label after `fives: `), message, colour, passed,
+    run, suite, games, rules}."""
     from fives.conformance.golden.generate import SUITE_VERSION
 
     run = [r for r in results if r.status != "skipped"]
     passed = sum(1 for r in run if r.status == "passed")
     games = game_names(results)
     rules = plan.profile.name if plan is not None else None
-    label = "fives: " + (", ".join(games) or "no game")
-    if rules:
-        label += f" under {rules}"
+    covered = (", ".join(games) or "no game") + (f" under {rules}" if rules else "")
     message = f"{passed}/{len(run)} passed, suite {SUITE_VERSION}" + (", interrupted" if interrupted else "")
     colour = NONE if not run else PASS if passed == len(run) else MOST if passed >= 0.9 * len(run) else FEW
-    return {"label": one_line(label, 120), "message": one_line(message, 120), "colour": colour, "passed": passed,
+    return {"label": one_line("fives: " + covered, 120), "covered": one_line(covered, 120), "message": one_line(message, 120), "colour": colour, "passed": passed,
             "run": len(run), "suite": SUITE_VERSION, "games": games, "rules": rules}
 
 
@@ -74,7 +73,7 @@ def badge_svg(results: list[CaseResult], plan: ProfilePlan | None = None, interr
     label, message = parts["label"], parts["message"]
     lw, mw = text_width(label) + 2 * PAD, text_width(message) + 2 * PAD
     width = lw + mw
-    title = (f"fives conformance: {label}: {parts['passed']} of {parts['run']} cases run passed; "
+    title = (f"fives conformance: {parts['covered']}: {parts['passed']} of {parts['run']} cases run passed; "
              f"suite version {parts['suite']}" + ("; the run was interrupted" if interrupted else ""))
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{_n(width)}" height="{HEIGHT}" '
            f'viewBox="0 0 {_n(width)} {HEIGHT}" role="img" aria-label={quoteattr(title)} class="fives-badge" '
