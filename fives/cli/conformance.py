@@ -60,8 +60,9 @@ def _report_targets(reports: tuple[str, ...]) -> list[tuple[str, str | None]]:
         fmt, _, path = spec.partition(":")
         if fmt not in FORMATS:
             raise UserError(f"--report {spec}: unknown format {fmt!r} (one of {', '.join(FORMATS)}; add :FILE to write a file)")
-        if fmt == "html" and not path:  # a page, not lines: never poured onto a terminal by default
-            document_out(None, "an HTML report", "--report html:FILE", "--report html:-")
+        if fmt in ("html", "badge") and not path:  # a page, not lines: never poured onto a terminal by default
+            what = "an HTML report" if fmt == "html" else "an SVG badge"
+            document_out(None, what, f"--report {fmt}:FILE", f"--report {fmt}:-")
         out.append((fmt, None if path in ("", "-") else path))
     if sum(1 for _, p in out if p is None) > 1:
         raise UserError("only one --report may go to standard output; give the others a file: --report junit:out.xml")
@@ -72,14 +73,14 @@ def _report_targets(reports: tuple[str, ...]) -> list[tuple[str, str | None]]:
 @click.option("--engine", "commands", metavar="CMD", multiple=True,
               help='Engine command speaking spec/protocol.md, e.g. "fives serve" or "node engine.js". Default: the built-in reference engine, in process. Repeatable: the suite runs once per engine, one after another, and the reports compare them (see spec/reports.md).')
 @click.option("--oneshot", is_flag=True, help="Start the engine once per case (request on stdin, reply on stdout).")
-@click.option("--timeout", type=Seconds(), default=None, help="Seconds an engine may take per case before it is killed and restarted (its whole process group); the in-process reference engine stops the case. 0: no limit. Default 10, except that slow cases run in process (--slow: deep perft rows, minutes by design) then have no limit.")
+@click.option("--timeout", type=Seconds(), default=None, help="Seconds an engine may take per case of ordinary size before it is killed and restarted (its whole process group); the in-process reference engine stops the case. A bigger case gets this times its work (a perft row: its expected nodes over 50,000; spec/protocol.md, \"Time limits\"), and the report names the cases that used half their limit or more. 0: no limit. Default 10, except that slow cases run in process (--slow: deep perft rows, minutes by design) then have no limit.")
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True, help="Engine processes run at once (with --engine, persistent or --oneshot); the output, results and reports do not depend on N. The in-process engine runs one case at a time.")
 @click.option("--validate", is_flag=True, help="Check every message both ways against spec/protocol/*.schema.json and the kind schemas.")
 @click.option("--fixtures", "roots", multiple=True, type=fixture_roots(),
               help="Fixture file or folder (repeatable). Default: conformance/fixtures and conformance/golden.")
 @case_filter_options
 @click.option("--report", "reports", multiple=True, metavar="FORMAT[:FILE]",
-              help="Also write a report: json, junit, markdown or html (one self-contained page; with several --engine a clause x engine matrix); to FILE, or to stdout (the human summary then goes to stderr). Repeatable. Formats: spec/reports.md.")
+              help="Also write a report: json, junit, markdown, html (one self-contained page; with several --engine a clause x engine matrix) or badge (badge:FILE.svg: a small SVG for the engine's README: the games, passed out of run, the suite version and the --rules profile; one engine only); to FILE, or to stdout (the human summary then goes to stderr). Repeatable. Formats: spec/reports.md.")
 @click.option("--results", "results_path", metavar="FILE",  # checked by us: one line, not click's usage text
               help="Stream each case's result to this JSON Lines file as it arrives.")
 @click.option("--known-failures", "known_path", metavar="FILE",  # checked by us: one line, not click's usage text
@@ -146,6 +147,8 @@ def run_cmd(commands: tuple[str, ...], oneshot: bool, timeout: float | None, job
         from fives.conformance.cases.expected_under import plan_under
         cases, plan = plan_under(profile, cases, kinds, unchanged_only)
     if len(commands) > 1:
+        if any(fmt == "badge" for fmt, _ in targets):
+            raise UserError("--report badge: a badge is one engine's: run each --engine on its own for its badge")
         from fives.cli.several_engines import run_several
         if slow_note:
             click.echo(slow_note, err=True)

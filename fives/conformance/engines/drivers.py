@@ -42,6 +42,8 @@ class Outcome:
     raw: str | None = None
     stderr: str | None = None
     seconds: float = 0.0
+    #: the time limit the case ran under (engines/limits.py), None: no limit or not run
+    limit: float | None = None
 
 
 @dataclass
@@ -262,7 +264,8 @@ class ReferenceEngine(Engine):
 
     def run(self, case: Case, seq: int | None = None) -> Outcome:
         t0 = time.perf_counter()
-        limit = self.slow_timeout if "slow" in case.tags else self.timeout
+        from fives.conformance.engines.limits import time_limit
+        limit = time_limit(case, self.slow_timeout if "slow" in case.tags else self.timeout, self.kinds)
         if case.rules is not None:  # a variant case plays under its own profile
             from fives.profiles import rules_under
 
@@ -274,12 +277,12 @@ class ReferenceEngine(Engine):
         seconds = time.perf_counter() - t0
         if done.status == "timeout":
             return Outcome("error", message=f"no answer within {limit:g}s (timeout; the case was stopped; --timeout 0: no limit)",
-                           seconds=seconds)
+                           seconds=seconds, limit=limit)
         if done.status == "error":  # an engine bug must not stop the run
             e = done.error
             return Outcome("error", message=f"reference engine raised {type(e).__name__}: {quote(str(e), MESSAGE_KEEP)[1:-1]}",
-                           stderr=done.trace[-STDERR_KEEP:], seconds=seconds)
-        return Outcome("ok", done.value, seconds=seconds)
+                           stderr=done.trace[-STDERR_KEEP:], seconds=seconds, limit=limit)
+        return Outcome("ok", done.value, seconds=seconds, limit=limit)
 
     def close(self) -> None:
         self._deadline.close()

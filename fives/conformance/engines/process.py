@@ -14,6 +14,8 @@ from typing import Any, Callable
 from fives.conformance.engines.child import MAX_LINE, RAW_KEEP, Child, ChildStartError, Received
 from fives.conformance.engines.drivers import MESSAGE_KEEP, BadReply, Engine, EngineStartError, Handshake, Outcome, check_reply, hello_request, parse_handshake, parse_reply, request_for
 from fives.conformance.cases.fixtures import Case
+from fives.conformance.cases.kinds import Kind
+from fives.conformance.engines.limits import NO_LIMIT, time_limit
 from fives.support.errors import EXIT_ENGINE, UserError
 from fives.support.sanitize import quote
 
@@ -38,7 +40,8 @@ class ProcessEngine(Engine):
         if not self.argv:
             raise EngineStartError("empty engine command")
         self.command = command
-        self.timeout = timeout if timeout and timeout > 0 else 365 * 86400.0  # 0: no limit
+        self.timeout = timeout if timeout and timeout > 0 else NO_LIMIT  # 0: no limit
+        self._kinds: dict[str, Kind] | None = None  # loaded at the first case: its time limit
         self.validator = validator
         self.proc: Child | None = None
         self.counter = 0
@@ -63,30 +66,41 @@ class ProcessEngine(Engine):
         except Exception as e:  # a message odd enough to trip the validator is still just invalid
             return f"could not be checked ({type(e).__name__})"
 
-    def _exchange(self, proc: Child, msg: dict[str, Any], request_id: str) -> Outcome:
+    def limit_for(self, case: Case) -> float:
+        """The seconds `case` may take: --timeout scaled by the case's work (engines/limits.py)."""
+        if self._kinds is None:
+            from fives.conformance.cases.kinds import load_kinds
+            self._kinds = load_kinds()
+        return time_limit(case, self.timeout, self._kinds) or self.timeout
+
+    def _exchange(self, proc: Child, msg: dict[str, Any], request_id: str, limit: float | None = None) -> Outcome:
+        """One request and its reply within `limit` seconds (the hello: --timeout itself)."""
+        limit = self.timeout if limit is None else limit
         t0 = time.perf_counter()
         direction = "hello-request" if request_id == "hello" else "request"
         if problem := self._validate(direction, msg):
             return Outcome("error", message=f"runner built an invalid request: {problem}")
         data = (json.dumps(msg, ensure_ascii=False) + "\n").encode("utf-8", "surrogatepass")
-        why = proc.send(data, self.timeout)
+        why = proc.send(data, limit)
         if why == "closed":
             code = proc.exit_code(wait=0.5)
             return Outcome("error", message=f"engine closed its input (exit code {code})",
                            stderr=proc.stderr_tail(), seconds=time.perf_counter() - t0)
         if why == "timeout":
-            return Outcome("error", message=f"engine did not read its input within {self.timeout:g}s "
-                           "(engine killed and restarted)", stderr=proc.stderr_tail(), seconds=time.perf_counter() - t0)
-        got = proc.receive(self.timeout - (time.perf_counter() - t0))
+            return Outcome("error", message=f"engine did not read its input within {limit:g}s "
+                           "(engine killed and restarted)", stderr=proc.stderr_tail(), seconds=time.perf_counter() - t0,
+                           limit=limit if limit < NO_LIMIT else None)
+        got = proc.receive(limit - (time.perf_counter() - t0))
         seconds = time.perf_counter() - t0
-        out = self._judge_line(proc, got, request_id)
+        out = self._judge_line(proc, got, request_id, limit)
         out.seconds = seconds
+        out.limit = limit if limit < NO_LIMIT else None
         return out
 
-    def _judge_line(self, proc: Child, got: Received, request_id: str) -> Outcome:
+    def _judge_line(self, proc: Child, got: Received, request_id: str, limit: float) -> Outcome:
         partial = got.data.decode("utf-8", "replace")
         if got.kind == "timeout":
-            return Outcome("error", message=f"no reply within {self.timeout:g}s (engine killed and restarted)"
+            return Outcome("error", message=f"no reply within {limit:g}s (engine killed and restarted)"
                            + (" after a partial line" if partial else ""), raw=partial or None, stderr=proc.stderr_tail())
         if got.kind == "oversized":
             return Outcome("error", message=f"reply line longer than {MAX_LINE >> 20} MiB", raw=partial[:RAW_KEEP],
@@ -177,7 +191,7 @@ class ProcessEngine(Engine):
         proc = self.proc
         assert proc is not None
         rid = self._request_id(case, seq)
-        out = self._exchange(proc, request_for(case, rid, self.rules_told(case)), rid)
+        out = self._exchange(proc, request_for(case, rid, self.rules_told(case)), rid, self.limit_for(case))
         if out.status == "error":
             if out.stderr is None:
                 out.stderr = proc.stderr_tail()
@@ -245,7 +259,7 @@ class OneShotEngine(ProcessEngine):
             if self.aborted:  # abort() ran while this process was starting
                 return Outcome("error", message="run stopped")
             rid = self._request_id(case, seq)
-            out = self._exchange(proc, request_for(case, rid, self.rules_told(case)), rid)
+            out = self._exchange(proc, request_for(case, rid, self.rules_told(case)), rid, self.limit_for(case))
             if out.status == "error" and out.stderr is None:
                 out.stderr = proc.stderr_tail()
             return out

@@ -1,3 +1,4 @@
+# lines: ~430 because FORMATS and SEVERAL are one table of writers sharing the summary, JSON layout and JUnit pieces
 """Conformance reports: a human summary, JSON, JUnit XML, Markdown and HTML (fives/conformance/reports/html.py).
 
 Every failing case is explained (fives/conformance/reports/failures.py): description, clauses with their titles
@@ -25,6 +26,8 @@ from fives.conformance.engines.drivers import Handshake
 from fives.conformance.reports.failures import (EngineRun, explain_result, failures_by_clause, group_failures,
                                        failures_markdown, load_clause_book, pattern_lines, pattern_markdown)
 from fives.conformance.runner import CaseResult
+from fives.conformance.reports.slow import slow_cases, slow_lines
+from fives.conformance.reports.badge import to_badge
 from fives.support.colour import paint
 from fives.support.wording import plural
 from fives.support.sanitize import escape_controls, json_safe, markdown_cell, markdown_code, one_line
@@ -165,6 +168,7 @@ def human(results: list[CaseResult], handshake: Handshake | None, interrupted: b
     if known:
         lines.append(f"known failures: {len(known) - len(fixed)} still failing, {len(fixed)} now passing"
                      + (f": {', '.join(r.case.id for r in fixed)}" if fixed else ""))
+    lines += slow_lines(results)  # none in an ordinary run: its summary stays as it was
     if interrupted:
         lines.append("interrupted: the results above cover the cases that finished")
     if stopped:
@@ -218,13 +222,15 @@ def _json_doc(results: list[CaseResult], handshake: Handshake | None, interrupte
     groups = group_failures(results, clauses)
     if groups:  # only with failures: an all-pass report stays as it was
         doc["failures_by_pattern"] = [g.to_dict() for g in groups]
+    if slow := slow_cases(results):  # only when a case was slow, likewise
+        doc["slow_cases"] = [s.to_dict() for s in slow]
     return doc | {"cases": cases}
 
 
 _compact = json.JSONEncoder(ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode
 #: Lists written one entry per line (each entry compact): a case per line is small, fast to
 #: write and still reads and diffs line by line. Entries of "engines" are laid out the same way.
-_LINE_LISTS = ("cases", "failures_by_clause", "failures_by_pattern", "failures_by_cause", "engines")
+_LINE_LISTS = ("cases", "failures_by_clause", "failures_by_pattern", "failures_by_cause", "slow_cases", "engines")
 
 
 def _layout(doc: dict[str, Any], indent: str = "") -> str:
@@ -418,6 +424,7 @@ def html_several(runs: list[EngineRun], plan: ProfilePlan | None = None) -> str:
 
 #: (results, handshake, interrupted, plan=None) -> the report text; `plan`: --rules P
 Single = Callable[..., str]
-FORMATS: dict[str, Single] = {"json": to_json, "junit": to_junit, "markdown": to_markdown, "html": to_html}
+FORMATS: dict[str, Single] = {"json": to_json, "junit": to_junit, "markdown": to_markdown, "html": to_html,
+                              "badge": to_badge}  # badge: one engine's (reports/badge.py); not in SEVERAL
 SEVERAL: dict[str, Callable[..., str]] = {
     "json": json_several, "junit": junit_several, "markdown": markdown_several, "html": html_several}

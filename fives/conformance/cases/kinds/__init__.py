@@ -19,6 +19,13 @@ from fives.rules import GameRules
 Runner = Callable[[GameRules, dict[str, Any], dict[str, Any]], dict[str, Any]]
 #: (expected, actual) -> differences, each one line; empty means the case passes.
 Comparer = Callable[[dict[str, Any], dict[str, Any]], list[str]]
+#: (input, expected) -> how many ordinary cases' work this case is: its time limit is the base
+#: `--timeout` times this when it is over 1 (spec/protocol.md, "Time limits").
+Scale = Callable[[dict[str, Any], dict[str, Any]], float]
+
+#: Items of a case's input (placements, actions, hands) one base time limit covers: a case up
+#: to this long is ordinary, a longer one gets proportionally more time.
+STEPS_PER_BASE = 100
 
 
 @dataclass(frozen=True)
@@ -29,6 +36,16 @@ class Kind:
     compare: Comparer
     schema: str  # file name under conformance/schema/kinds/
     area: str  # rule area for report grouping
+    scale: Scale | None = None  # None: every case of the kind is ordinary work (scale 1)
+
+
+def by_length(*keys: str) -> Scale:
+    """The scale of a case whose work grows with the length of the input lists `keys` (a
+    layout's placements, a turn's actions, a match's hands): a base per STEPS_PER_BASE items."""
+    def scale(input: dict[str, Any], expect: dict[str, Any]) -> float:
+        items = sum(len(v) for k in keys if isinstance(v := input.get(k), list))
+        return items / STEPS_PER_BASE
+    return scale
 
 
 def load_kinds() -> dict[str, Kind]:

@@ -6,7 +6,7 @@ from typing import Any
 from fives.evaluation import evaluate
 from fives.layout import Layout
 from fives.rules import GameRules
-from fives.conformance.cases.kinds import Kind, compare_error, compare_fields
+from fives.conformance.cases.kinds import Kind, by_length, compare_error, compare_fields
 
 UNORDERED = frozenset({"positions", "contributions", "connections"})
 
@@ -23,4 +23,4 @@ def compare(expected: dict[str, Any], actual: dict[str, Any]) -> list[str]:
     return compare_fields(expected, actual, UNORDERED)
 
 
-KINDS = [Kind("evaluate", "evaluate", run, compare, "evaluate.schema.json", "layout")]
+KINDS = [Kind("evaluate", "evaluate", run, compare, "evaluate.schema.json", "layout", by_length("placements"))]

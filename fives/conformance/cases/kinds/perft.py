@@ -19,6 +19,10 @@ from fives.conformance.cases.kinds import Kind, compare_fields
 SLOW_NODES = 200_000
 #: Deeper than this a case is slow whatever its layout (the estimate itself stays cheap).
 SLOW_DEPTH = 6
+#: Sequences (expected nodes) one base time limit covers; a bigger row gets proportionally more
+#: time. At the default 10 s that is 5,000 nodes a second: hundreds of times slower than the
+#: reference (about 2 million a second) and slower than a plain engine in Python (about 18,000).
+NODES_PER_BASE = 50_000
 
 
 def is_slow(game: str, placements: Any, depth: Any) -> bool:
@@ -39,4 +43,13 @@ def run(rules: GameRules, input: dict[str, Any], hooks: dict[str, Any]) -> dict[
     return {"nodes": result.nodes, "points": result.points}
 
 
-KINDS = [Kind("perft", "perft", run, lambda e, a: compare_fields(e, a), "perft-case.schema.json", "perft")]
+def scale(input: dict[str, Any], expect: dict[str, Any]) -> float:
+    """A perft case's work is its expected node count (its time limit: spec/protocol.md, "Time
+    limits"). A case that states none (a `perft --bisect` request) is ordinary work."""
+    nodes = expect.get("nodes")
+    if not isinstance(nodes, int) or isinstance(nodes, bool) or nodes < 0:
+        return 1.0
+    return nodes / NODES_PER_BASE
+
+
+KINDS = [Kind("perft", "perft", run, lambda e, a: compare_fields(e, a), "perft-case.schema.json", "perft", scale)]

@@ -15,7 +15,7 @@ from fives.match import DRAW, PASS, PLACE, Action, IllegalAction, Match
 from fives.rules import GameRules
 from fives.settlement import ConfigError, HandEnd, MatchConfig, Settlement, configure
 from fives.tiles import Tile, parse_tile
-from fives.conformance.cases.kinds import Kind, canonical, compare_error, compare_fields, same
+from fives.conformance.cases.kinds import Kind, by_length, canonical, compare_error, compare_fields, same
 
 
 class BadInput(ValueError):
@@ -249,8 +249,9 @@ def compare_match_end(expected: dict[str, Any], actual: dict[str, Any]) -> list[
 
 
 KINDS = [
-    Kind("legal-placements", "legal-placements", run_legal, compare_legal, "legal-placements.schema.json", "turn"),
-    Kind("turn", "turn", run_turn, compare_turn, "turn.schema.json", "turn"),
+    Kind("legal-placements", "legal-placements", run_legal, compare_legal, "legal-placements.schema.json", "turn",
+         by_length("layout")),
+    Kind("turn", "turn", run_turn, compare_turn, "turn.schema.json", "turn", by_length("layout", "actions")),
     Kind("settle", "settle", run_settle, compare_settle, "settle.schema.json", "settlement"),
-    Kind("match-end", "match-end", run_match_end, compare_match_end, "match-end.schema.json", "match"),
+    Kind("match-end", "match-end", run_match_end, compare_match_end, "match-end.schema.json", "match", by_length("hands")),
 ]
