@@ -69,7 +69,7 @@ def test_a_new_results_file_inside_the_fixture_folder_is_refused(tmp_path: Path)
     folder.mkdir()
     (folder / "f.yaml").write_bytes(FIGURES.read_bytes())
     for option in (["--results", str(folder / "new.jsonl")], ["--report", f"json:{folder / 'r.json'}"]):
-        one_line(fives("conformance", "run", "--fixtures", str(folder), *option), "is an input of this run")
+        one_line(fives("conformance", "run", "--fixtures", str(folder), *option), "which this run reads whole")
     assert sorted(p.name for p in folder.iterdir()) == ["f.yaml"]
 
 

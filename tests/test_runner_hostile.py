@@ -230,8 +230,14 @@ def test_an_output_that_is_an_input_of_the_run_is_refused(tmp_path, option):
         assert p.returncode == 2 and p.stderr.splitlines() == [
             f"fives: error: {fixture}: is an input of this run ({given}): an output never replaces what is being run"]
         assert fixture.read_bytes() == FIXTURE.read_bytes()
-    p = _plain_run("--fixtures", str(suite), option, f"json:{suite / 'new.json'}" if option == "--report"
-                   else str(suite / "new.yaml"))  # a new file is no input: written
+    new = suite / ("new.json" if option == "--report" else "new.yaml")
+    p = _plain_run("--fixtures", str(suite), option, f"json:{new}" if option == "--report" else str(new))
+    # a new file inside the folder read would be read as a fixture next time (issue 29): refused
+    assert p.returncode == 2 and p.stderr.splitlines() == [
+        f"fives: error: {new}: is inside {suite}, which this run reads whole: write outputs elsewhere"]
+    assert not new.exists()
+    out = tmp_path / ("out.json" if option == "--report" else "out.yaml")
+    p = _plain_run("--fixtures", str(suite), option, f"json:{out}" if option == "--report" else str(out))
     assert p.returncode == 0, p.stderr
 
 

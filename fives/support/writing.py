@@ -62,6 +62,9 @@ def check_outputs(paths: Iterable[str | Path | None], inputs: Iterable[str | Pat
         seen[key] = str(path)
         for source in sources:
             if _same_or_inside(Path(path), source):
+                if not Path(path).exists() and source.is_dir():  # a new name: no input yet, but would be one
+                    raise UserError(f"{name}: is inside {quote(str(source), 200)[1:-1]}, which this "
+                                    f"{'run' if run else 'command'} reads whole: write outputs elsewhere")
                 raise UserError(f"{name}: is an input of this {'run' if run else 'command'} "
                                 f"({quote(str(source), 200)[1:-1]}): an output never replaces what is being "
                                 f"{'run' if run else 'read'}")
