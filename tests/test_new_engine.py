@@ -177,3 +177,17 @@ def test_force_replaces_a_skeleton(tmp_path: Path) -> None:
     assert r.returncode == 0, r.stderr
     assert (tmp_path / "e" / "engine.js").is_file() and not evaluate.exists()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["e"]
+
+
+def test_a_folder_path_that_would_break_the_code_or_the_command_is_refused(tmp_path: Path) -> None:
+    for bad in ('bob"s', "bob's", "a\nb", "x$y"):
+        r = fives("conformance", "new-engine", bad, "--language", "python", cwd=tmp_path)
+        assert r.returncode == 2 and len(r.stderr.splitlines()) == 1, (bad, r.stderr)
+        assert "give a folder whose path holds no" in r.stderr
+    assert not any(tmp_path.iterdir())
+    # a space is quoted; the engine's name keeps to letters, digits, '.', '_' and '-'
+    r = fives("conformance", "new-engine", "my engine", "--language", "python", cwd=tmp_path)
+    assert r.returncode == 0 and r.stdout.splitlines()[-1] == (
+        "fives conformance run --engine \"python3 'my engine/engine.py'\" --validate")
+    hello = talk("python", tmp_path / "my engine", {"id": "hello", "type": "hello", "protocol": 1})[0]
+    assert hello["engine"]["name"] == "my-engine"

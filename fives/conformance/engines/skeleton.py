@@ -9,14 +9,19 @@ package data (`skeletons/<language>/`); the kinds' notes below fill in one stub 
 """
 from __future__ import annotations
 
+import re
 import shlex
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
 from fives.support.errors import UserError
+from fives.support.sanitize import clean_name, quote
 
 LANGUAGES = ("python", "javascript")
+#: characters a skeleton's folder path may not hold besides control characters: they would end a
+#: string or a comment of the code it is written into, or the double-quoted command it prints
+UNSAFE = frozenset("\"'\\`$!")
 
 
 @dataclass(frozen=True)
@@ -107,10 +112,15 @@ def skeleton(folder: Path, language: str) -> Skeleton:
     """The skeleton engine for `folder` (its name names the engine) in `language`."""
     if language not in LANGUAGES:
         raise UserError(f"--language {language}: one of {', '.join(LANGUAGES)}")
+    unsafe = sorted({c for c in str(folder) if ord(c) < 32 or c in UNSAFE})
+    if unsafe:  # the folder's path is written into code, comments and a quoted command line
+        raise UserError(f"{clean_name(str(folder))}: give a folder whose path holds no {quote(''.join(unsafe))} "
+                        "(it is written into the engine's code and its command line)")
     suffix = ".py" if language == "python" else ".js"
     engine = shlex.quote(f"{folder.as_posix()}/engine{suffix}")
     command = f"python3 {engine}" if language == "python" else f"node {engine}"
-    name = folder.resolve().name or "my-engine"
+    # the engine's name, as its hello says it: the folder's name, in letters, digits, '.', '_' and '-'
+    name = re.sub(r"[^A-Za-z0-9._-]+", "-", folder.resolve().name).strip("-.") or "my-engine"
     values = {"name": name, "command": command, "language": "Python" if language == "python" else "JavaScript",
               "suffix": suffix, "stub_mark": "`STUB = True`" if language == "python" else "`stub: true`"}
     files = {f"engine{suffix}": _fill(_template(language, f"engine{suffix}.tmpl"), values),
