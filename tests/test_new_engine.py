@@ -172,7 +172,11 @@ def test_a_non_empty_folder_is_refused_without_force(tmp_path: Path) -> None:
 def test_force_replaces_a_skeleton(tmp_path: Path) -> None:
     assert fives("conformance", "new-engine", "e", "--language", "python", cwd=tmp_path).returncode == 0
     evaluate = tmp_path / "e" / "kinds" / "evaluate.py"
-    evaluate.write_text("STUB = False\n")
+    evaluate.write_text("def answer(game, input):\n    return {}\n")
+    # a run leaves kinds/__pycache__/ behind: still a skeleton's folder
+    subprocess.run([sys.executable, str(tmp_path / "e" / "engine.py")], input="", text=True, check=True, timeout=60,
+                   env={k: v for k, v in env().items() if k != "PYTHONDONTWRITEBYTECODE"})
+    assert list((tmp_path / "e" / "kinds" / "__pycache__").glob("*.pyc"))
     r = fives("conformance", "new-engine", "e", "--language", "javascript", "--force", cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     assert (tmp_path / "e" / "engine.js").is_file() and not evaluate.exists()
