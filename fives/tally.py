@@ -21,7 +21,7 @@ STROKE_ORDER: tuple[tuple[str, str], ...] = tuple(
     (part, stroke) for part in ("centre", "top", "right", "bottom", "left") for stroke in ("\\", "/"))
 #: A tally draws at most this many 50-point symbols (5,000 raw points); past it the header
 #: still gives the exact count and a note says how many symbols are not drawn, so a huge
-#: score costs no more than this (README "Limits").
+#: score costs no more than this (docs/errors-and-limits.md, "Limits").
 MAX_DRAWN_SYMBOLS = 100
 GROUP = 5  # holes per group on a cribbage board street
 STREETS = 2

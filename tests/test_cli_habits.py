@@ -427,6 +427,8 @@ SMOKE: dict[str, tuple[list[str], Check]] = {
                           "--game", "horse-race", "--kind", "evaluate", "--out", "{tmp}/fuzz"], ok("")),
     "conformance lint": (["conformance", "lint", "{fixtures}/seed/american-sniff-figures.yaml"], ok("11 cases, 0 problems")),
     "conformance list": (["conformance", "list", *FIGURES, "--id", "SN-FIG-4-*"], ok("SN-FIG-4-4")),
+    "conformance new-engine": (["conformance", "new-engine", "{tmp}/e", "--language", "python"],
+                               file_holds("e/engine.py", "speaks the fives engine protocol")),
     "conformance mutants": (["conformance", "mutants", "--list"], ok("later-doubles-spin")),
     "conformance run": (["conformance", "run", *FIGURES, "-q"], ok("11 passed, 0 failed")),
     "data copy": (["data", "copy", "book-sample", "{tmp}/copied.yaml"], file_holds("copied.yaml", "fives-puzzles/1")),

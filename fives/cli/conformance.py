@@ -448,3 +448,5 @@ def register(main: click.Group) -> None:
     main.add_command(conformance)
     from fives.cli.conformance_fuzz import add_to  # `conformance fuzz` lives in its own module
     add_to(conformance)
+    from fives.cli.conformance_new_engine import add_to as add_new_engine  # so does `conformance new-engine`
+    add_new_engine(conformance)

@@ -1,7 +1,7 @@
 """User-facing errors and the CLI's documented exit codes."""
 from __future__ import annotations
 
-#: Exit codes (documented in README.md, "Exit codes").
+#: Exit codes (documented in docs/errors-and-limits.md, "Exit codes").
 EXIT_OK = 0
 EXIT_FAILURES = 1  # a run finished and some case failed or errored
 EXIT_BAD_INPUT = 2  # bad input: malformed file, schema violation, illegal placement, unknown game

@@ -6,7 +6,7 @@ protocol messages, records, manifests, puzzles, fixtures) goes through this modu
 bounds what a small hostile input can cost: the document size, the nesting depth (checked
 before parsing, so no RecursionError), the number of nodes YAML aliases expand to, and the
 length of numbers (no 4,300-digit ValueError); NaN and Infinity are refused. Limits are
-documented in README.md ("Limits") and spec/engine.md.
+documented in docs/errors-and-limits.md ("Limits") and spec/engine.md.
 """
 from __future__ import annotations
 
