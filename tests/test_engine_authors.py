@@ -115,3 +115,9 @@ def test_the_walk_keeps_its_promises(walk: dict[int, subprocess.CompletedProcess
     [(passed, failed, errored, _)] = summaries(diagnosed)
     assert passed > 1000 and (failed, errored) == (0, 0)
     assert "in 2 cluster(s)" in walk[the_block("--no-mutants").line].stdout
+    # the badge: every evaluate case run, every one passed
+    import xml.etree.ElementTree as ET
+
+    badge = ET.fromstring((folder / "fives-badge.svg").read_text(encoding="utf-8"))
+    [(passed, _, _, _)] = summaries(walk[the_block("--report badge:").line])
+    assert badge.get("data-passed") == badge.get("data-run") == str(passed) and passed > 1000
