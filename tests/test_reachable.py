@@ -27,10 +27,6 @@ HR, SN = load_rules("horse-race"), load_rules("american-sniff")
 #: of 5; golden match ends start at the target or give Sniff a positive award.
 KNOWN_UNREACHABLE = {
     "fixtures/extremal/extremal.yaml": 1,
-    "fixtures/play/american-sniff-settle.yaml": 5,
-    "fixtures/play/american-sniff-turn.yaml": 18,
-    "fixtures/play/horse-race-turn.yaml": 27,
-    "fixtures/play/horse-race-zero-sum.yaml": 2,
     "golden/american-sniff/match-end.yaml": 84,
     "golden/american-sniff/random-play.yaml": 2,
     "golden/american-sniff/settle-blocked-tie.yaml": 60,

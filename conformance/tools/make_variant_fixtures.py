@@ -10,6 +10,9 @@ by play from a deal under P, and its expectation is the reference's answer under
 
     python conformance/tools/make_variant_fixtures.py [--check]
 
+The same is done for EXTRAS, game parameters that no dimension offers (written to
+conformance/fixtures/parameters/): each value's cases fail an engine that ignores it.
+
 `--check` exits 1 if the files on disk differ from what would be written (tests use it).
 Deterministic: the same code writes the same bytes.
 """
@@ -30,6 +33,9 @@ from fives.rules import GameRules
 from fives.settlement import configure
 
 OUT = Path(__file__).resolve().parents[1] / "fixtures" / "variants"
+#: the cases of EXTRAS: parameters no rule dimension offers (tests/test_variants.py reads OUT
+#: as the dimensions' cases; tests/test_parameter_fixtures.py reads this folder)
+OUT_EXTRAS = Path(__file__).resolve().parents[1] / "fixtures" / "parameters"
 PREFIX = {"horse-race": "HR", "american-sniff": "SN"}
 def canonical(x: Any) -> str:
     return json.dumps(x, sort_keys=True, default=str)
@@ -42,6 +48,40 @@ COMPANIONS: dict[tuple[str, Any], dict[str, Any]] = {
     **{(path, canonical(v)): {"settlement.kind": "award-to-winner"} for path, v in (
         ("settlement.award_rounding", "per-opponent"), ("settlement.blocked_winner", "nobody"),
         ("settlement.subtract_winner_own", True), ("settlement.ties", "split"), ("settlement.ties", "nobody"))},
+}
+
+
+def _winner_not_seat_0(kind: str, input: dict[str, Any], expect: Any) -> bool:
+    """A partnership hand gone out by seat 2 or 3 whose partner holds pips: an engine that
+    takes the winner's own seat to be seat 0, or its team's first seat, shows here."""
+    s = expect if kind == "settle" else (expect.get("settlement") or {}) if kind == "turn" else {}
+    end = s.get("end") or {}
+    if not input.get("partnerships") or end.get("reason") != "gone-out" or end.get("seat") not in (2, 3):
+        return False
+    return bool(s["seats"][(end["seat"] + 2) % 4]["pips"])
+
+
+#: Parameters of spec/games/*.yaml that no rule dimension offers (so `fives rules` and
+#: diagnose never name them) but that the engine reads: each value below still gets variant
+#: cases, kept only where the answer differs from the seeds' (issue 26: a value ignored must
+#: fail a case). (path, value, clauses, what it does, which found cases to keep).
+EXTRAS: dict[str, list[tuple[str, Any, tuple[str, ...], str, Any]]] = {
+    "horse-race": [
+        ("settlement.exclude_winner_partner", False, ("HR-SETTLE-5",),
+         "the winner's partner's remaining pips count in the team's award", _winner_not_seat_0),
+        ("continuation.max_per_placement", 2, ("HR-CONT-2",),
+         "a scoring double from hand earns two continuations, not one", None),
+        ("continuation.from_hand_double", False, ("HR-CONT-1",),
+         "a double from hand that scores nothing earns no continuation", None),
+        ("continuation.from_hand_scoring", False, ("HR-CONT-1",),
+         "a scoring non-double from hand earns no continuation", None),
+    ],
+    "american-sniff": [
+        ("settlement.merge_partners", True, ("SN-SETTLE-3",),
+         "partners' remaining pips are added before rounding, not rounded seat by seat", None),
+        ("settlement.floor", 0, ("SN-SETTLE-4",),
+         "a deduction never takes a score below 0", None),
+    ],
 }
 MAX_CASES = 3  # per value: at most one per kind
 SEEDS = 120
@@ -144,9 +184,13 @@ def candidates(rules: GameRules, base: GameRules, seed: int, players: int, partn
                 yield "turn", {**snap, "actions": acts}, f"{where}, hand {hand_no}, actions {i}..{i + k - 1}"
 
 
-def cases_for(game: str, path: str, value: Any) -> list[dict[str, Any]]:
+def cases_for(game: str, path: str, value: Any, keep: Any = None) -> list[dict[str, Any]]:
+    """Up to MAX_CASES cases (one per kind) whose answer under `path: value` differs from the
+    answer without it; `keep(kind, input, expect)`, if given, must accept a case too."""
     companion = COMPANIONS.get((path, canonical(value)), {})
-    p = make_profile(game, {**companion, **alternative_overrides(game, path, value)})
+    offered = any(d.path == path for d in dimensions(game))
+    own = alternative_overrides(game, path, value) if offered else {path: value}
+    p = make_profile(game, {**companion, **own})
     b = make_profile(game, companion) if companion else None
     rules, base = rules_under(p, game), rules_under(b, game)
     found: dict[str, dict[str, Any]] = {}
@@ -170,7 +214,7 @@ def cases_for(game: str, path: str, value: Any) -> list[dict[str, Any]]:
             if kind in found:
                 continue
             got = differs(kind, input)
-            if got is not None:
+            if got is not None and (keep is None or keep(kind, input, got)):
                 found[kind] = {"kind": kind, "input": input, "expect": got, "where": where}
                 if len(found) >= MAX_CASES:
                     break
@@ -198,24 +242,34 @@ def strip_messages(x: Any) -> Any:
     return x
 
 
-def document(game: str) -> dict[str, Any]:
+def document(game: str, extras: bool = False) -> dict[str, Any]:
+    """The variant fixtures of `game`: one or more cases per non-default value of every rule
+    dimension, or (`extras`) per value of EXTRAS."""
+    values = EXTRAS.get(game, []) if extras else [
+        (d.path, value, d.clauses, d.what, None) for d in dimensions(game) for value in alternatives(game).get(d.path, [])]
     cases = []
-    for d in dimensions(game):
-        for value in alternatives(game).get(d.path, []):
-            found = cases_for(game, d.path, value)
-            if not found:
-                print(f"warning: {game} {d.path}={value!r}: no case found", file=sys.stderr)
-            for n, c in enumerate(found, 1):
-                p: Profile = c["profile"]
-                cid = f"{PREFIX[game]}-VAR-{d.path.replace('.', '-').replace('_', '-')}-{slug(value)}-{n}"
-                clauses = [cl for cl in d.clauses if cl.startswith(PREFIX[game])]
-                cases.append({
-                    "id": cid, "kind": c["kind"], "game": game, "clauses": clauses,
-                    "source": {"derived": f"reference under {p.name} ({', '.join(f'{k}: {v}' for k, v in p.overrides.items())}); "
-                                          f"{c['where']} (conformance/tools/make_variant_fixtures.py)"},
-                    "description": f"{d.path} = {value}: {d.what}.",
-                    "rules": {"rules": {k: v for k, v in p.overrides.items()}},
-                    "input": c["input"], "expect": strip_messages(c["expect"])})
+    for path, value, all_clauses, what, keep in values:
+        found = cases_for(game, path, value, keep)
+        if not found:
+            print(f"warning: {game} {path}={value!r}: no case found", file=sys.stderr)
+        for n, c in enumerate(found, 1):
+            p: Profile = c["profile"]
+            cid = f"{PREFIX[game]}-VAR-{path.replace('.', '-').replace('_', '-')}-{slug(value)}-{n}"
+            clauses = [cl for cl in all_clauses if cl.startswith(PREFIX[game])]
+            cases.append({
+                "id": cid, "kind": c["kind"], "game": game, "clauses": clauses,
+                "source": {"derived": f"reference under {p.name} ({', '.join(f'{k}: {v}' for k, v in p.overrides.items())}); "
+                                      f"{c['where']} (conformance/tools/make_variant_fixtures.py)"},
+                "description": f"{path} = {value}: {what}.",
+                "rules": {"rules": {k: v for k, v in p.overrides.items()}},
+                "input": c["input"], "expect": strip_messages(c["expect"])})
+    if extras:
+        return {"format": "fives-fixtures/1",
+                "title": f"Rule parameters of {game} that no variant dimension offers: cases that fail when the value is ignored",
+                "description": "Generated by conformance/tools/make_variant_fixtures.py (EXTRAS); each case plays under its own "
+                               "rules (spec/fixtures.md, Variant cases), and the same rules without the value answer "
+                               "otherwise.",
+                "cases": cases}
     return {"format": "fives-fixtures/1",
             "title": f"Rule variants of {game}: one or more cases per non-default parameter value",
             "description": "Generated by conformance/tools/make_variant_fixtures.py; each case plays under its own "
@@ -231,9 +285,10 @@ def main(argv: list[str]) -> int:
     check = "--check" in argv
     bad = 0
     OUT.mkdir(parents=True, exist_ok=True)
-    for game in PREFIX:
-        text = render(document(game))
-        path = OUT / f"{game}.yaml"
+    OUT_EXTRAS.mkdir(parents=True, exist_ok=True)
+    for game, extras in [(g, x) for x in (False, True) for g in PREFIX]:
+        text = render(document(game, extras))
+        path = (OUT_EXTRAS if extras else OUT) / f"{game}.yaml"
         if check:
             if not path.is_file() or path.read_text(encoding="utf-8") != text:
                 print(f"{path}: not current (run {Path(__file__).name})", file=sys.stderr)
