@@ -2,7 +2,13 @@
 check here is one the golden suites v1 broke; each test fails without its check."""
 from __future__ import annotations
 
+import random
+from collections import Counter
+
+import pytest
+
 from fives.conformance.cases.reachable import problems
+from fives.conformance.golden.reached import REACHED_BUILDERS
 from fives.profiles import make_profile, rules_under
 from fives.rules import load_rules
 
@@ -54,3 +60,28 @@ def test_repair_gives_tied_winners_the_first_award():
     from fives.conformance.cases.reachable import repair
     fixed = repair(HR, "match-end", {"players": 3, "scores": [50, 58, 57], "awards": [0, 4, 5]})
     assert fixed["awards"] == [0, 4, 4] and problems(HR, "match-end", fixed) == []
+
+
+@pytest.mark.slow  # over 0.45 s: left out of the quick subset (pytest -m 'not slow')
+@pytest.mark.parametrize("game", ["horse-race", "american-sniff"])
+def test_every_v2_play_builder_makes_reachable_states_with_the_seeds_semantics(game):
+    """Golden v2 (fives/conformance/golden/reached.py): states from self-play are reachable;
+    a Sniff settlement or match end only deducts and never ends the match; a turn that
+    reaches the target starts below it."""
+    rules = load_rules(game)
+    made = Counter()
+    for name, (_, build) in sorted(REACHED_BUILDERS.items()):
+        for i in range(3):
+            case = build(random.Random(f"t:{name}:{i}"), rules)
+            if case is None:
+                continue
+            made[name] += 1
+            assert problems(rules, case["kind"], case["input"]) == [], (name, case["input"])
+            if game == "american-sniff" and case["kind"] == "match-end":
+                assert all(a <= 0 for a in case["input"]["awards"]) and case["expect"]["winners"] == []
+            if game == "american-sniff" and case["kind"] == "settle":
+                assert case["expect"]["winners"] == [] and all(c <= 0 for c in case["expect"]["changes"])
+            if name == "turn-target-mid-hand":
+                assert max(case["input"]["scores"]) < rules.target_raw[case["input"]["players"]] // rules.display_divisor
+                assert case["expect"]["match_end"]["by"] == "placement"
+    assert made["turn-random"] == 3 and made["settle-blocked-tie"] == 3 and made["match-end"] == 3
