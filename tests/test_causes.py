@@ -74,8 +74,12 @@ def test_a_profile_groups_the_cases_it_changes_by_the_parameter_not_played(tmp_p
     doc = json.loads(report.read_text())
     failing = [c["id"] for c in doc["cases"] if c["status"] in ("failed", "errored")]
     groups = {g["group"]: g["ids"] for g in doc["failures_by_cause"]}
-    assert list(groups) == ['two: target.raw = {"2":250,"3":250,"4":250}'] and sorted(groups[next(iter(groups))]) \
-        == sorted(failing)
+    target = 'two: target.raw = {"2":250,"3":250,"4":250}'
+    # a case each parameter changes alone is named by both (golden v2: a turn with a drawn tile
+    # by a side already past the profile's target of 50)
+    joint = 'two: continuation.drawn_tile_ends_turn = false and ' + target.removeprefix("two: ")
+    assert set(groups) <= {target, joint} and len(groups[target]) > len(groups.get(joint, []))
+    assert sorted(i for ids in groups.values() for i in ids) == sorted(failing)
     assert 'failures by cause (each failing case counted once):\n  ' in out
 
 

@@ -22,9 +22,12 @@ if TYPE_CHECKING:
 @click.option("--max-perft-depth", type=click.IntRange(min=0), default=MAX_PERFT_DEPTH, show_default=True,
               help="Answer a deeper perft request with an error at once instead of counting for hours "
                    "(the shipped table goes to depth 7).")
+@click.option("--strict", is_flag=True,
+              help="Refuse a state no play from a deal reaches (a 28-tile layout, a Sniff score off "
+                   "the step of 5, ...) with an unreachable-state error answer (spec/protocol.md).")
 @rules_option
 def serve_cmd(mutant: str | None, players: tuple[int, ...], profile: Profile | None,
-              max_perft_depth: int = MAX_PERFT_DEPTH) -> None:
+              max_perft_depth: int = MAX_PERFT_DEPTH, strict: bool = False) -> None:
     """Speak the fives engine protocol on stdin/stdout: a hello handshake, then one JSON
     request per line and one JSON reply per line, until end of input. Works for both the
     persistent and the one-process-per-case mode.
@@ -37,6 +40,7 @@ def serve_cmd(mutant: str | None, players: tuple[int, ...], profile: Profile | N
         engine = mutant_engine(mutant, profile, honours_rules=profile is None)
     else:
         engine = ReferenceEngine(profile=profile, honours_rules=profile is None)
+    engine.strict = strict
     if players:
         engine.handshake.scope = {"players": sorted(set(players)), "partnerships": 4 in players}
     sys.exit(serve(engine, sys.stdin, sys.stdout, max_perft_depth))

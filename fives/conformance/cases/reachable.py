@@ -1,3 +1,4 @@
+# lines: ~410 because every kind's reachability conditions share the deal and score helpers; one module per question.
 """Is a case's state one that play from some deal can reach? (spec/fuzz.md, "Reachable states")
 
 A case asks a question about a state: a layout, hands, a boneyard, scores. A strict engine
@@ -241,6 +242,8 @@ def settle_problems(rules: GameRules, input: dict[str, Any]) -> list[str]:
         if any(x is None for x in hands) or len(hands) != config.players:
             return out
         every = [t for x in hands if x is not None for t in x]
+        if len(set(every)) < len(every):
+            out.append("a tile remains in two places: every tile of the set is dealt once")
         placed = TILES - _reserve(rules, config.players) - len(every)
         for s, x in enumerate(hands):
             if s != gone and not x:
@@ -272,7 +275,39 @@ def match_end_problems(rules: GameRules, input: dict[str, Any]) -> list[str]:
                            + ("deducts" if falls else "awards"))
             if a % step:
                 out.append(f"awards[{side}] = {a} is not a multiple of {step}")
+            if abs(a) > _most_from_one_settlement(rules, config):
+                out.append(f"awards[{side}] = {a}: one settlement moves a side by at most "
+                           f"{_most_from_one_settlement(rules, config)}")
+        out += _tied_award_problems(rules, config, awards)
     return out
+
+
+def _most_from_one_settlement(rules: GameRules, config: MatchConfig) -> int:
+    """The most one settlement can move a side, in score units: every pip of the set, each
+    seat's rounding up at most once (Sniff rounds seat by seat)."""
+    multiple = int(rules.settlement.get("rounding", {}).get("multiple", 5))
+    raw = sum(t.pips for t in ALL_TILES) + config.players * multiple
+    falls = rules.settlement.get("kind") == "deduct-per-seat"
+    divisor = _unit(rules) if falls else int(rules.settlement.get("award_divisor", _unit(rules)))
+    return raw // max(1, divisor)
+
+
+def _tied_award_problems(rules: GameRules, config: MatchConfig, awards: list[Any]) -> list[str]:
+    """One award-to-winner settlement gives several sides an award only when they tie for the
+    lowest total, and then each counts the same pips (every seat not on its side, the other
+    tied winners' equal totals included), so every award it gives is the same. A variant that
+    counts a partner's pips, or rounds seat by seat, can tell tied partnerships apart."""
+    s = rules.settlement
+    if s.get("kind") == "deduct-per-seat":
+        return []
+    if config.partnerships and (not s.get("exclude_winner_partner", True)
+                                or s.get("award_rounding", "total") != "total"):
+        return []
+    given = sorted({a for a in awards if isinstance(a, int) and not isinstance(a, bool) and a > 0})
+    if len(given) > 1:
+        return [f"awards {awards}: the sides one settlement awards are tied winners, and tied winners "
+                f"get the same award"]
+    return []
 
 
 CHECKS = {"evaluate": evaluate_problems, "perft": evaluate_problems, "legal-placements": legal_problems,
@@ -296,7 +331,8 @@ def reachable(rules: GameRules, kind: str, input: Any) -> bool:
 def repair(rules: GameRules, kind: str, input: dict[str, Any]) -> dict[str, Any]:
     """The nearest state the conditions allow, for generated requests (the fuzzer): scores
     rounded down to the scoring step, kept below the target (and at 0 or above where scores
-    never fall), awards given the sign a settlement gives them, a `turn` state completed
+    never fall), awards given the sign a settlement gives them (tied winners the same award),
+    a `turn` state completed
     (`complete`). The result may still be unreachable: check it with `problems`."""
     config = _config(rules, input)
     if config is None:
@@ -323,6 +359,10 @@ def repair(rules: GameRules, kind: str, input: dict[str, Any]) -> dict[str, Any]
             return -m if falls else m
 
         out["awards"] = [sign(a) for a in out["awards"]]
+        if _tied_award_problems(rules, config, out["awards"]):  # tied winners: the first one's award
+            first = next(a for a in out["awards"] if isinstance(a, int) and not isinstance(a, bool) and a > 0)
+            out["awards"] = [first if isinstance(a, int) and not isinstance(a, bool) and a > 0 else a
+                             for a in out["awards"]]
     return out
 
 

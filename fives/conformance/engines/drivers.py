@@ -220,8 +220,11 @@ class ReferenceEngine(Engine):
     def __init__(self, hooks: dict[str, Any] | None = None, name: str = "fives-reference",
                  timeout: float | None = None, slow_timeout: float | None = None,
                  profile: Profile | None = None, honours_rules: bool = False,
-                 scope: dict[str, Any] | None = None) -> None:
+                 scope: dict[str, Any] | None = None, strict: bool = False) -> None:
         self.hooks = hooks or {}
+        # `strict` (`fives serve --strict`): a state no play from a deal reaches (reachable.py)
+        # is refused with an `unreachable-state` error answer, as a strict engine may
+        self.strict = strict
         # the profile played whatever a request says; or, with `honours_rules` (`fives serve`
         # without --rules), the one each request's `rules` names (the `rules` capability)
         self.profile = profile
@@ -260,7 +263,15 @@ class ReferenceEngine(Engine):
         return self._rules[(profile.digest, game)]
 
     def answer(self, kind: str, game: str, input: dict[str, Any], told: Any = None) -> Any:
-        return self.kinds[kind].run(self.rules_for(game, told), input, self.hooks)
+        return self.answer_under(self.rules_for(game, told), kind, input)
+
+    def answer_under(self, rules: GameRules, kind: str, input: dict[str, Any]) -> Any:
+        """The answer under `rules`; a strict engine's refusal of an unreachable state."""
+        if self.strict:
+            refusal = unreachable_refusal(rules, kind, input)
+            if refusal is not None:
+                return refusal
+        return self.kinds[kind].run(rules, input, self.hooks)
 
     def run(self, case: Case, seq: int | None = None) -> Outcome:
         t0 = time.perf_counter()
@@ -270,7 +281,7 @@ class ReferenceEngine(Engine):
             from fives.profiles import rules_under
 
             rules = rules_under(case.rules, case.game)
-            call = lambda: self.kinds[case.kind].run(rules, case.input, self.hooks)  # noqa: E731
+            call = lambda: self.answer_under(rules, case.kind, case.input)  # noqa: E731
         else:
             call = lambda: self.answer(case.kind, case.game, case.input)  # noqa: E731
         done = self._deadline.call(call, limit)
@@ -286,6 +297,20 @@ class ReferenceEngine(Engine):
 
     def close(self) -> None:
         self._deadline.close()
+
+
+UNREACHABLE_STATE = "unreachable-state"
+
+
+def unreachable_refusal(rules: GameRules, kind: str, input: Any) -> dict[str, Any] | None:
+    """A strict engine's answer to a state no play from a deal reaches (spec/protocol.md,
+    `unreachable-state`), or None for a reachable one."""
+    from fives.conformance.cases.reachable import problems
+
+    why = problems(rules, kind, input)
+    if not why:
+        return None
+    return {"error": {"index": None, "code": UNREACHABLE_STATE, "message": f"unreachable state: {why[0]}"}}
 
 
 # -- replies -------------------------------------------------------------------------------
