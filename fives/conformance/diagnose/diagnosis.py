@@ -50,10 +50,19 @@ class Diagnosis:
     fuzz: dict[str, Any] = field(default_factory=dict)  # what the fuzzer did, when it ran
     requests: dict[str, int] = field(default_factory=dict)  # engine requests: suite, fuzz, shrink
     scorers: dict[str, Scorer] = field(default_factory=dict, repr=False)
+    #: the cases skipped as outside the scope the engine's hello declares (spec/protocol.md,
+    #: "Engine scope"): {"declared": the hello's scope, "skipped": N, "reasons": {reason: N}}; the
+    #: engine's scope, never a failure, a cause or a cluster
+    scope: dict[str, Any] = field(default_factory=dict)
 
     @property
     def explained(self) -> int:
         return sum(len(c.explained) for c in self.causes)
+
+    @property
+    def misreadings(self) -> list[Cause]:
+        """The causes that are shipped misreadings (mutants no profile expresses): bugs, named."""
+        return [c for c in self.causes if c.candidate.mutant is not None]
 
 
 def _size(r: CaseResult) -> tuple[Any, ...]:
@@ -74,6 +83,7 @@ def diagnose(results: list[CaseResult], kinds: dict[str, Kind], games: list[str]
 
     say = note or (lambda s: None)
     t0 = time.monotonic()
+    outside = [r for r in results if r.out_of_scope and r.case.game in games]
     # the seeds' own cases only (a variant case already states its profile), without the deep
     # perft rows: every candidate set answers every case, and those take minutes each
     results = [r for r in results if r.case.rules is None and r.case.game in games and "slow" not in r.case.tags]
@@ -83,6 +93,11 @@ def diagnose(results: list[CaseResult], kinds: dict[str, Kind], games: list[str]
     causes: list[Cause] = []
     explained_ids: set[str] = set()
     d = Diagnosis([], [], 0, len(passing), 0, 0.0, base=base)
+    if outside:
+        reasons: dict[str, int] = {}
+        for r in outside:
+            reasons[str(r.out_of_scope)] = reasons.get(str(r.out_of_scope), 0) + 1
+        d.scope = {"declared": None, "skipped": len(outside), "reasons": dict(sorted(reasons.items()))}
     for game in games:
         scorer = d.scorers[game] = Scorer(game, kinds, _base_rules(base, game), failing, passing)
         if not scorer.failing:
@@ -173,6 +188,8 @@ def lines(d: Diagnosis) -> list[str]:
                  f"{_example_id(c)} (a suite case play cannot reach: no reachable case was found that shows this "
                  "cause alone, so none is written)")
         out.append(f"cause: {cand.name} ({cand.game}): explains {len(c.explained)} failing case(s); e.g. {shown}")
+        if cand.mutant is not None:
+            out.append("  a known misreading of the rules, not a way to play: the engine's bug (no profile holds it)")
         for cid in cand.clauses:
             cl = book.get(cid)
             if cl is None:
@@ -188,6 +205,8 @@ def lines(d: Diagnosis) -> list[str]:
             small = d.clusters.get(g.key)
             shown = f"{small['id']} ({_size_text(small)})" if small else _suite_example(d, g)
             out.append(f"  {g.count} case(s): {g.key}; clauses {g.clause_text()}; e.g. {shown}")
+    if d.scope:
+        out.append(scope_line(d.scope))
     if d.fuzz:
         f = d.fuzz
         errors = f.get("engine_errors", 0)
@@ -203,19 +222,33 @@ def lines(d: Diagnosis) -> list[str]:
     return out
 
 
+def scope_line(scope: dict[str, Any]) -> str:
+    """`scope: the engine declares players 2, partnerships false; 540 case(s) outside it skipped
+    (its scope, not failures): 3 players 300, ...`"""
+    said = ", ".join(f"{k} {str(v).lower() if isinstance(v, bool) else ' '.join(map(str, v))}"
+                     for k, v in (scope.get("declared") or {}).items())
+    why = "; ".join(f"{r.removeprefix(SCOPE_PREFIX)}: {n}" for r, n in scope.get("reasons", {}).items())
+    return (f"scope: the engine declares {said or 'a scope'}; {scope.get('skipped', 0)} case(s) outside it skipped "
+            f"(the engine's scope, not failures, causes or clusters)" + (f": {why}" if why else ""))
+
+
+SCOPE_PREFIX = "outside the engine's scope: "
+
+
 def to_json(d: Diagnosis) -> dict[str, Any]:
     return {"format": "fives-diagnosis/1",
             "base": ({"name": d.base.name, "extends": d.base.extends, "digest": d.base.digest}
                      if d.base is not None else None),
             "causes": [{"cause": c.candidate.name, "game": c.candidate.game, "overrides": c.candidate.overrides,
-                        "mutant": c.candidate.mutant, "clauses": list(c.candidate.clauses),
+                        "mutant": c.candidate.mutant, "misreading": c.candidate.mutant is not None,
+                        "clauses": list(c.candidate.clauses),
                         "explains": len(c.explained), "ids": [r.case.id for r in c.explained],
                         "example": _example_id(c), "example_from": c.example.case.id,
                         "example_reachable": reachable_example(d, c)} for c in d.causes],
             "unexplained": [{**g.to_dict(), "example": _cluster_example(g, d)} for g in d.unexplained],
             "profile": d.combined, "failing": d.failing, "explained": d.explained,
             "combined": {"explains": d.combined_explained, "breaks": d.combined_broken},
-            "fuzz": d.fuzz or None, "stopped": d.stopped, "seconds": round(d.seconds, 3),
+            "fuzz": d.fuzz or None, "stopped": d.stopped, "scope": d.scope or None, "seconds": round(d.seconds, 3),
             "requests": {"suite": d.requests.get("suite", 0), "fuzz": (d.fuzz or {}).get("requests", 0),
                          "shrink": d.requests.get("shrink", 0)}}
 
