@@ -22,6 +22,9 @@ from fives.support.sanitize import clean_name
 
 #: the share of --seconds the fuzzer may take (the rest: the search and the shrinking)
 FUZZ_SHARE = 0.3
+#: the share of what the fuzzer leaves that the search may take: the shrinking has the rest
+#: (and whatever the search does not use), so every example gets its turn (spec/diagnose.md)
+SEARCH_SHARE = 0.6
 
 
 @click.command("diagnose")
@@ -124,8 +127,10 @@ def diagnose_cmd(command: str, games: tuple[str, ...], ids: tuple[str, ...], kin
             if not interrupted and fuzzed["draws"] < fuzz_draws:
                 click.echo(f"fives: the fuzzer stopped at the time budget after {fuzzed['draws']} of {fuzz_draws} "
                            "draws: give more --seconds for the same output every time", err=True)
+        now = time.monotonic()
+        search_until = now + max(0.0, deadline - now) * SEARCH_SHARE
         try:
-            d = dx.diagnose(results, kinds, chosen, note=say, deadline=deadline, mutants=not no_mutants,
+            d = dx.diagnose(results, kinds, chosen, note=say, deadline=search_until, mutants=not no_mutants,
                             base=profile, extra=extra)
         except KeyboardInterrupt:
             raise UserError("interrupted before any cause was found",

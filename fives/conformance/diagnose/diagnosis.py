@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from fives.conformance.diagnose.search import Candidate, Scorer, attribute, candidates, refused, select
-from fives.conformance.reports.failures import FailureGroup, group_failures
+from fives.conformance.reports.failures import FailureGroup
 from fives.conformance.cases.fixtures import Case
 from fives.conformance.cases.kinds import Kind
 from fives.conformance.runner import CaseResult
@@ -54,6 +54,10 @@ class Diagnosis:
     #: "Engine scope"): {"declared": the hello's scope, "skipped": N, "reasons": {reason: N}}; the
     #: engine's scope, never a failure, a cause or a cluster
     scope: dict[str, Any] = field(default_factory=dict)
+    #: cluster key -> {"pattern", "label", "relation", "near", "parting"} (diagnose/clusters.py)
+    described: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: "cause NAME" / "cluster KEY" -> why its example is not (wholly) shrunk (probe.NOT_SHRUNK)
+    shrink_notes: dict[str, str] = field(default_factory=dict)
 
     @property
     def explained(self) -> int:
@@ -90,8 +94,12 @@ def diagnose(results: list[CaseResult], kinds: dict[str, Kind], games: list[str]
     results += [r for r in extra or [] if r.case.game in games]
     failing = [r for r in results if (r.status == "failed" or refused(r)) and r.known is None]
     passing = [r for r in results if r.status == "passed"]
+    from fives.conformance.diagnose.clusters import describe_cluster, form, merge_by_relation, near_rules
+    from fives.conformance.diagnose.inferred import inferred_candidates
+
     causes: list[Cause] = []
     explained_ids: set[str] = set()
+    near: dict[str, Candidate] = {}
     d = Diagnosis([], [], 0, len(passing), 0, 0.0, base=base)
     if outside:
         reasons: dict[str, int] = {}
@@ -103,10 +111,15 @@ def diagnose(results: list[CaseResult], kinds: dict[str, Kind], games: list[str]
         if not scorer.failing:
             continue
         pool = candidates(game, scorer.base, mutants)
+        # numeric values read off the engine's answers (a target, a hand size, a reserve, ...),
+        # before the misreadings: checked by the search like any candidate
+        rules = [c for c in pool if c.mutant is None]
+        pool = rules + inferred_candidates(game, scorer.failing, scorer.base, pool) + pool[len(rules):]
         d.candidates += len(pool)
         chosen, stopped = select(scorer, pool, say, deadline)
         d.stopped = d.stopped or stopped
         d.sets_tried += scorer.sets_tried
+        near.update(near_rules(scorer, chosen, pool))
         if not chosen:
             continue
         by_id = {r.case.id: r for r in scorer.failing}
@@ -127,7 +140,10 @@ def diagnose(results: list[CaseResult], kinds: dict[str, Kind], games: list[str]
     clauses = load_clause_book()
     pooled = {r.case.id for r in failing}
     rest = [r for r in results if r.counts_as_failure and (r.case.id not in pooled or r.case.id not in explained_ids)]
-    d.unexplained = group_failures(rest, clauses)
+    # a rule the search did not reach (the time ran out) forms clusters of its own; one it met
+    # and left (it broke a passing case) is the engine's way only in part: a note on the cluster
+    d.unexplained = merge_by_relation(form(rest, clauses, near if d.stopped == "time" else {}))
+    d.described = {g.key: describe_cluster(g, near) for g in d.unexplained}
     errored = sum(1 for r in results if r.status == "errored" and r.known is None and r.case.id not in pooled)
     d.failing = len(failing) + errored
     d.requests["suite"] = sum(1 for r in results if r.status != "skipped" and r.case.file != "fuzz")
@@ -158,11 +174,35 @@ def _cluster_example(g: FailureGroup, d: Diagnosis) -> str:
 
 
 def _suite_example(d: Diagnosis, g: FailureGroup) -> str:
-    """A cluster's smallest suite case, when none could be shrunk: said so, and whether it is
-    out of reach (then it is not written: every fixture written is reachable)."""
+    """A cluster's smallest suite case, when none was shrunk: said why (probe.NOT_SHRUNK), and
+    whether it is out of reach (then it is not written: every fixture written is reachable)."""
     case = _smallest(g)
     far = "" if in_reach(d, case) else ", a state play cannot reach"
-    return f"{case.id} (the suite's case{far}: none smaller was found)"
+    why = d.shrink_notes.get(f"cluster {g.key}", "not shrunk: the shrinking did not run")
+    return f"{case.id} (the suite's case{far}; {why})"
+
+
+def _cluster_lines(d: Diagnosis, g: FailureGroup) -> list[str]:
+    """The values, the relation, where a layout parts from the rules and the rule that answers
+    part of it: each an indented line under the cluster's."""
+    from fives.conformance.diagnose.clusters import parting_text
+
+    info = d.described.get(g.key, {})
+    out = []
+    values = "; ".join(x for x in (info.get("label"), info.get("relation")) if x)
+    if values:
+        out.append(f"    values: {values}")
+    parted = parting_text(info.get("parting"))
+    if parted:
+        out.append(f"    {parted}")
+    near = info.get("near")
+    if near and ", as " not in g.key:
+        out.append(f"    {near['rule']} answers {near['cases']} of these as the engine does, but breaks a passing "
+                   "case: not the engine's rule")
+    note = d.shrink_notes.get(f"cluster {g.key}")
+    if note and g.key in d.clusters:  # shrunk, but not wholly
+        out.append(f"    {note}")
+    return out
 
 
 def _size_text(case: dict[str, Any]) -> str:
@@ -182,11 +222,12 @@ def lines(d: Diagnosis) -> list[str]:
         out.append(f"against rules profile {d.base.name} ({d.base.digest})")
     for c in d.causes:
         cand = c.candidate
-        shown = (f"{_example_id(c)} ({_size_text(c.fixture)})" if c.fixture else
-                 f"{_example_id(c)} (the suite's case: no smaller reachable one shows this cause alone)"
+        why = d.shrink_notes.get(f"cause {cand.name}", "not shrunk: the shrinking did not run")
+        shown = (f"{_example_id(c)} ({_size_text(c.fixture)}" + (f"; {why}" if why.startswith("shrunk") else "")
+                 + ")" if c.fixture else
+                 f"{_example_id(c)} (the suite's case; {why})"
                  if reachable_example(d, c) else
-                 f"{_example_id(c)} (a suite case play cannot reach: no reachable case was found that shows this "
-                 "cause alone, so none is written)")
+                 f"{_example_id(c)} (a suite case play cannot reach; {why}: none is written)")
         out.append(f"cause: {cand.name} ({cand.game}): explains {len(c.explained)} failing case(s); e.g. {shown}")
         if cand.mutant is not None:
             out.append("  a known misreading of the rules, not a way to play: the engine's bug (no profile holds it)")
@@ -205,6 +246,7 @@ def lines(d: Diagnosis) -> list[str]:
             small = d.clusters.get(g.key)
             shown = f"{small['id']} ({_size_text(small)})" if small else _suite_example(d, g)
             out.append(f"  {g.count} case(s): {g.key}; clauses {g.clause_text()}; e.g. {shown}")
+            out.extend(_cluster_lines(d, g))
     if d.scope:
         out.append(scope_line(d.scope))
     if d.fuzz:
@@ -235,6 +277,13 @@ def scope_line(scope: dict[str, Any]) -> str:
 SCOPE_PREFIX = "outside the engine's scope: "
 
 
+def _cluster_json(d: Diagnosis, g: FailureGroup) -> dict[str, Any]:
+    info = d.described.get(g.key, {})
+    return {"label": info.get("label"), "relation": info.get("relation"), "near": info.get("near"),
+            "parting": info.get("parting"), "shrunk": d.shrink_notes.get(f"cluster {g.key}",
+                                                                        "shrunk" if g.key in d.clusters else None)}
+
+
 def to_json(d: Diagnosis) -> dict[str, Any]:
     return {"format": "fives-diagnosis/1",
             "base": ({"name": d.base.name, "extends": d.base.extends, "digest": d.base.digest}
@@ -244,8 +293,11 @@ def to_json(d: Diagnosis) -> dict[str, Any]:
                         "clauses": list(c.candidate.clauses),
                         "explains": len(c.explained), "ids": [r.case.id for r in c.explained],
                         "example": _example_id(c), "example_from": c.example.case.id,
-                        "example_reachable": reachable_example(d, c)} for c in d.causes],
-            "unexplained": [{**g.to_dict(), "example": _cluster_example(g, d)} for g in d.unexplained],
+                        "example_reachable": reachable_example(d, c),
+                        "shrunk": d.shrink_notes.get(f"cause {c.candidate.name}",
+                                                     "shrunk" if c.fixture else None)} for c in d.causes],
+            "unexplained": [{**g.to_dict(), "example": _cluster_example(g, d), **_cluster_json(d, g)}
+                            for g in d.unexplained],
             "profile": d.combined, "failing": d.failing, "explained": d.explained,
             "combined": {"explains": d.combined_explained, "breaks": d.combined_broken},
             "fuzz": d.fuzz or None, "stopped": d.stopped, "scope": d.scope or None, "seconds": round(d.seconds, 3),

@@ -68,13 +68,13 @@ def _spent(d: Diagnosis, oracle: Oracle) -> None:
     oracle.requests = 0
 
 
-def _hunt(engine: Engine, d: Diagnosis, oracle: Oracle, game: str, kind: str, accept: Callable[[Any], bool],
-          deadline: float | None) -> Any:
+def _hunt(engine: Engine, d: Diagnosis, oracle: KeepingOracle, game: str, kind: str,
+          accept: Callable[[Any], bool]) -> Any:
     """A fuzzer finding of `kind` that `oracle` calls a disagreement and `accept` takes, drawn
-    and shrunk within HUNT_SECONDS (and the deadline); None if there is none by then."""
+    and shrunk within HUNT_SECONDS (and the oracle's share of the time); None if there is none by then."""
     from fives.conformance.fuzz import Fuzzer, fuzz_kinds
 
-    seconds = HUNT_SECONDS if deadline is None else min(HUNT_SECONDS, deadline - time.monotonic())
+    seconds = HUNT_SECONDS if oracle.until is None else min(HUNT_SECONDS, oracle.until - time.monotonic())
     if kind not in fuzz_kinds() or seconds <= 0:
         return None
     fuzzer = Fuzzer(engine, [game], [kind], int(d.fuzz.get("seed", 0)), SHRINK_BUDGET, d.base)
@@ -100,8 +100,15 @@ class KeepingOracle(Oracle):
                  keeps: Callable[[str, str, dict[str, Any], Verdict], bool]) -> None:
         super().__init__(engine, kinds, base)
         self.keeps = keeps
+        #: the end of this example's share of the time (monotonic): past it the oracle asks the
+        #: engine nothing more and answers "agree", so a shrink stops with the smallest so far
+        self.until: float | None = None
+        self.ran_out = False
 
     def ask(self, game: str, kind: str, input: dict[str, Any]) -> Verdict:
+        if self.until is not None and time.monotonic() > self.until:
+            self.ran_out = True
+            return Verdict("agree")
         v = super().ask(game, kind, input)
         if v.status != "differ" or self.keeps(game, kind, input, v):
             return v
@@ -165,14 +172,16 @@ def _shrunk(oracle: Oracle, r: CaseResult, budget: int) -> tuple[dict[str, Any],
     return small, sv.expected
 
 
-def _minimal(d: Diagnosis, engine: Engine, oracle: Oracle, tries: list[CaseResult], budget: int,
-             deadline: float | None, accept: Callable[[Any], bool], what: str, about: str,
+def _minimal(d: Diagnosis, engine: Engine, oracle: KeepingOracle, tries: list[CaseResult], budget: int,
+             accept: Callable[[Any], bool], what: str, about: str,
              clauses: tuple[str, ...]) -> tuple[CaseResult | None, dict[str, Any] | None]:
     """(the case shrunk, its fixture case): the first of `tries` (at most TRIES) that `oracle`
     can ask again and shrink; else a fuzzer finding `accept` takes, drawn against `oracle`
     (the case is then None); (None, None) when there is neither. `clauses`: for a case that
-    cites none."""
+    cites none. The oracle's `until` bounds it all (`ran_out` then says so)."""
     for r in tries[:TRIES]:
+        if oracle.ran_out:
+            return None, None
         if not (r.case.clauses or clauses):
             continue
         try:
@@ -183,7 +192,7 @@ def _minimal(d: Diagnosis, engine: Engine, oracle: Oracle, tries: list[CaseResul
             return r, _case_doc(d, r.case.game, r.case.kind, got[0], got[1], r.case.clauses or clauses,
                                 f"fives conformance diagnose: {what}, shrunk from {r.case.id}", about)
     # no case could be brought into reach: draw one that shows the same
-    f = _hunt(engine, d, oracle, tries[0].case.game, tries[0].case.kind, accept, deadline)
+    f = _hunt(engine, d, oracle, tries[0].case.game, tries[0].case.kind, accept)
     if f is None:
         return None, None
     return None, _case_doc(d, f.game, f.kind, f.input, f.expected, tuple(dict.fromkeys([f.clause, *f.tags])),
@@ -191,34 +200,72 @@ def _minimal(d: Diagnosis, engine: Engine, oracle: Oracle, tries: list[CaseResul
                            f"draw {f.draw}) and shrunk", about)
 
 
+#: what the report says of an example that is not (wholly) shrunk (spec/diagnose.md): never
+#: "none smaller was found" when the search for one was not made
+NOT_SHRUNK = {"time": "not shrunk: the time budget was spent before its turn",
+              "share": "not shrunk: its share of the time budget ran out",
+              "partly": "shrunk partly: its share of the time budget ran out",
+              "errors": "not shrunk: its cases are engine errors, not answers to shrink",
+              "none": "not shrunk: none of its cases could be asked again in reach, and the fuzzer drew none "
+                      "like it within its share"}
+
+
 def shrink_examples(d: Diagnosis, engine: Engine, kinds: dict[str, Kind], budget: int = SHRINK_BUDGET,
                     deadline: float | None = None, note: Callable[[str], None] | None = None) -> None:
     """Shrink every cause's example (still showing that cause alone) and every unexplained
-    cluster's smallest case (still with the cluster's difference pattern) to a minimal reachable fixture.
-    Ctrl-C or the deadline leaves the rest as the suite's cases."""
+    cluster's smallest case (still with the cluster's difference pattern) to a minimal reachable
+    fixture; then name where each layout cluster's case parts from the rules. Each gets an equal
+    share of the time left (`deadline`), one after the other, so every one gets its turn; what
+    was not done is recorded in `d.shrink_notes` (NOT_SHRUNK). Ctrl-C leaves the rest as the
+    suite's cases."""
+    from fives.conformance.diagnose.clusters import LAYOUT_KINDS, first_parting
+
     say = note or (lambda s: None)
-    for c in d.causes:
-        if deadline is not None and time.monotonic() > deadline:
+    items: list[tuple[str, Any]] = [("cause", c) for c in d.causes] + [("cluster", g) for g in d.unexplained]
+    for i, (what, x) in enumerate(items):
+        key = f"cause {x.candidate.name}" if what == "cause" else f"cluster {x.key}"
+        now = time.monotonic()
+        if deadline is not None and now > deadline:
             say("time is up: the examples left are the suite's cases")
+            for _, y in items[i:]:
+                d.shrink_notes[f"cause {y.candidate.name}" if _ == "cause" else f"cluster {y.key}"] = NOT_SHRUNK["time"]
             return
-        scorer = d.scorers[c.candidate.game]
-        oracle = cause_oracle(engine, kinds, d.base, scorer.engine((c.candidate,)))
-        alone = [r for r in c.explained if scorer.agrees((c.candidate,), r)] or c.explained
-        tries = [c.example, *sorted((r for r in alone if r is not c.example), key=_size)]
-        r, c.fixture = _minimal(d, engine, oracle, tries, budget, deadline, lambda f: True, c.candidate.name,
-                                f"Shows {c.candidate.name} alone: the engine answers as that rule does",
-                                c.candidate.clauses)
-        c.example = r or c.example
-    for g in d.unexplained:
-        if deadline is not None and time.monotonic() > deadline:
-            say("time is up: the clusters left keep the suite's cases")
-            return
-        answered = sorted((ex.result for ex in g.explanations if ex.result.status == "failed"), key=_size)
-        if not answered:
-            continue
-        _, case = _minimal(d, engine, pattern_oracle(engine, kinds, d.base, g.key), answered, budget, deadline,
-                           lambda f, k=g.key: f.cause[2] == k, f"cluster {g.key}",
-                           f"A minimal case of the cluster {g.key}: no cause explains it",
-                           tuple(c for c, _ in g.clauses[:1]))
-        if case is not None:
-            d.clusters[g.key] = case
+        until = None if deadline is None else now + (deadline - now) / (len(items) - i)
+        if what == "cause":
+            c = x
+            scorer = d.scorers[c.candidate.game]
+            oracle = cause_oracle(engine, kinds, d.base, scorer.engine((c.candidate,)))
+            oracle.until = until
+            alone = [r for r in c.explained if scorer.agrees((c.candidate,), r)] or c.explained
+            tries = [c.example, *sorted((r for r in alone if r is not c.example), key=_size)]
+            r, c.fixture = _minimal(d, engine, oracle, tries, budget, lambda f: True, c.candidate.name,
+                                    f"Shows {c.candidate.name} alone: the engine answers as that rule does",
+                                    c.candidate.clauses)
+            c.example = r or c.example
+            got = c.fixture
+        else:
+            g = x
+            answered = sorted((ex.result for ex in g.explanations if ex.result.status == "failed"), key=_size)
+            if not answered:
+                d.shrink_notes[key] = NOT_SHRUNK["errors"]
+                continue
+            pattern = d.described.get(g.key, {}).get("pattern", g.key)
+            oracle = pattern_oracle(engine, kinds, d.base, pattern)
+            oracle.until = until
+            _, got = _minimal(d, engine, oracle, answered, budget, lambda f, k=pattern: f.cause[2] == k,
+                              f"cluster {g.key}", f"A minimal case of the cluster {g.key}: no cause explains it",
+                              tuple(c for c, _ in g.clauses[:1]))
+            if got is not None:
+                d.clusters[g.key] = got
+            case = got or {"kind": answered[0].case.kind, "game": answered[0].case.game,
+                           "input": answered[0].case.input}
+            if case["kind"] in LAYOUT_KINDS and isinstance(case["input"].get("placements"), list) \
+                    and (until is None or time.monotonic() < until + 1.0):
+                parted = first_parting(engine, d.base, case["game"], case["input"]["placements"])
+                if parted is not None:
+                    d.requests["shrink"] = d.requests.get("shrink", 0) + parted.pop("requests", 0)
+                    d.described.setdefault(g.key, {})["parting"] = parted
+        if oracle.ran_out:
+            d.shrink_notes[key] = NOT_SHRUNK["partly" if got is not None else "share"]
+        elif got is None:
+            d.shrink_notes[key] = NOT_SHRUNK["none"]

@@ -154,6 +154,10 @@ class Scorer:
         self._agree[key] = got
         return got
 
+    def cached(self, chosen: tuple[Candidate, ...], r: CaseResult) -> bool | None:
+        """What `agrees` said of the set and the case, if it was asked; None otherwise (never plays)."""
+        return self._agree.get((tuple(sorted(c.name for c in chosen)), r.case.id))
+
     def explained(self, chosen: tuple[Candidate, ...]) -> frozenset[str]:
         return frozenset(r.case.id for r in self.failing if self.agrees(chosen, r))
 
