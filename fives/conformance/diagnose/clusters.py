@@ -60,21 +60,85 @@ def describe_cluster(g: FailureGroup, near: dict[str, Candidate]) -> dict[str, A
             "near": {"rule": rule[0], "cases": rule[1]} if rule else None}
 
 
-def first_parting(engine: Engine, base: Any, game: str, placements: list[dict[str, Any]]) -> dict[str, Any] | None:
-    """{"placement": N, "tile": "[a|b]>[c|d]:side", "differs": [...], "requests": K}: the fewest
-    leading placements of the layout whose `evaluate` answers differ (the engine's against the
-    rules'), as `perft --bisect` names them; None when none do or the engine cannot answer."""
-    from fives.conformance.bisect import Asker, EngineFailed, _text, first_evaluate_difference
-    from fives.conformance.engines.drivers import ReferenceEngine
+def layout_of(kind: str, input: dict[str, Any]) -> list[dict[str, Any]] | None:
+    """The placements a case's layout is built from: an evaluate/legal-placements/perft case's
+    `placements`; a turn's `layout` and then the tiles its actions place. None for other kinds."""
+    if kind in LAYOUT_KINDS:
+        got = input.get("placements")
+        return got if isinstance(got, list) else None
+    if kind == "turn" and isinstance(input.get("layout"), list):
+        placed = [{k: a[k] for k in ("tile", "to", "side") if k in a} for a in input.get("actions") or []
+                  if isinstance(a, dict) and a.get("action") == "place"]
+        return list(input["layout"]) + placed
+    return None
 
-    ask = Asker(engine, game, reference=ReferenceEngine(profile=base))
-    try:
-        n, how = first_evaluate_difference(ask, placements)
-    except (EngineFailed, ValueError, KeyError):
+
+def first_parting(engine: Engine, base: Any, game: str, kind: str, input: dict[str, Any],
+                  perft_bisect: bool = True) -> dict[str, Any] | None:
+    """{"placement": N, "tile": "[a|b]>[c|d]:side", "differs": [...], "root": PATTERN, "requests": K}:
+    the fewest leading placements of the case's layout whose `evaluate` answers differ (the
+    engine's against the rules'), as `perft --bisect` names them; for a perft case, the layout
+    `perft --bisect` finds first, with its first differing placement. `root` is the pattern of
+    that evaluate difference: clusters of one bug seen through other kinds share it. None when
+    the engine cannot answer; placement None when no evaluate answer differs."""
+    from fives.conformance.bisect import Asker, EngineFailed, _text, bisect
+    from fives.conformance.cases.kinds import load_kinds
+    from fives.conformance.engines.drivers import ReferenceEngine
+    from fives.conformance.reports.explain import explain
+    from fives.conformance.reports.failures import difference_pattern
+
+    placements = layout_of(kind, input)
+    if placements is None:
         return None
-    if n is None:
-        return {"placement": None, "requests": ask.requests}
-    return {"placement": n, "tile": _text(placements[n - 1]), "differs": list(how)[:3], "requests": ask.requests}
+    ask = Asker(engine, game, reference=ReferenceEngine(profile=base))
+    compare = load_kinds()["evaluate"].compare
+    try:
+        if kind == "perft" and perft_bisect and isinstance(input.get("depth"), int):
+            found = bisect(ask, ask.reference.rules_for(game), placements, input["depth"])
+            if found is not None and found.differing:
+                placements = list(found.layout) + [found.differing[0].placement]
+        for n in range(1, len(placements) + 1):
+            want = ask.reference.answer("evaluate", game, {"placements": placements[:n]})
+            got = ask.evaluate(placements[:n])
+            how = compare(want, got) if isinstance(got, dict) else [f"answered {str(got)[:80]}"]
+            if how:
+                diffs = explain("evaluate", want, got, list(how)) if isinstance(got, dict) else []
+                return {"placement": n, "tile": _text(placements[n - 1]), "differs": list(how)[:3],
+                        "root": difference_pattern(diffs[0]) if diffs else None, "requests": ask.requests}
+    except (EngineFailed, ValueError, KeyError, TypeError, AssertionError):
+        return None
+    return {"placement": None, "requests": ask.requests}
+
+
+def merge_by_root(groups: list[FailureGroup], described: dict[str, dict[str, Any]],
+                  _: Any = None) -> tuple[list[FailureGroup], dict[str, str]]:
+    """Clusters whose layouts part from the rules with the same evaluate difference (`root`) are
+    one bug seen through several kinds (an evaluate's extra branch entry, a turn's sum, a perft's
+    points): one cluster, keyed by the largest. (the groups, old key -> the key merged into)."""
+    by: dict[str, list[FailureGroup]] = {}
+    out: list[FailureGroup] = []
+    for g in groups:
+        root = (described.get(g.key, {}).get("parting") or {}).get("root")
+        if root and ", as " not in g.key:
+            by.setdefault(root, []).append(g)
+        else:
+            out.append(g)
+    moved: dict[str, str] = {}
+    for root, gs in by.items():
+        if len(gs) == 1:
+            out.append(gs[0])
+            continue
+        gs = sorted(gs, key=lambda g: (-g.count, g.key))
+        cited: dict[str, int] = {}
+        for g in gs:
+            for c, k in g.clauses:
+                cited[c] = cited.get(c, 0) + k
+        key = f"{gs[0].key} (and {', '.join(g.key for g in gs[1:])}): layouts part at {root}"
+        out.append(FailureGroup(key, [ex for g in gs for ex in g.explanations],
+                                sorted(cited.items(), key=lambda kv: (-kv[1], kv[0]))))
+        for g in gs:
+            moved[g.key] = key
+    return sorted(out, key=lambda g: (-g.count, g.key)), moved
 
 
 def parting_text(p: dict[str, Any] | None) -> str:

@@ -218,7 +218,7 @@ def shrink_examples(d: Diagnosis, engine: Engine, kinds: dict[str, Kind], budget
     share of the time left (`deadline`), one after the other, so every one gets its turn; what
     was not done is recorded in `d.shrink_notes` (NOT_SHRUNK). Ctrl-C leaves the rest as the
     suite's cases."""
-    from fives.conformance.diagnose.clusters import LAYOUT_KINDS, first_parting
+    from fives.conformance.diagnose.clusters import first_parting, layout_of
 
     say = note or (lambda s: None)
     items: list[tuple[str, Any]] = [("cause", c) for c in d.causes] + [("cluster", g) for g in d.unexplained]
@@ -259,9 +259,10 @@ def shrink_examples(d: Diagnosis, engine: Engine, kinds: dict[str, Kind], budget
                 d.clusters[g.key] = got
             case = got or {"kind": answered[0].case.kind, "game": answered[0].case.game,
                            "input": answered[0].case.input}
-            if case["kind"] in LAYOUT_KINDS and isinstance(case["input"].get("placements"), list) \
+            if layout_of(case["kind"], case["input"]) is not None \
                     and (until is None or time.monotonic() < until + 1.0):
-                parted = first_parting(engine, d.base, case["game"], case["input"]["placements"])
+                parted = first_parting(engine, d.base, case["game"], case["kind"], case["input"],
+                                       perft_bisect=until is None or time.monotonic() < until)
                 if parted is not None:
                     d.requests["shrink"] = d.requests.get("shrink", 0) + parted.pop("requests", 0)
                     d.described.setdefault(g.key, {})["parting"] = parted
@@ -269,3 +270,36 @@ def shrink_examples(d: Diagnosis, engine: Engine, kinds: dict[str, Kind], budget
             d.shrink_notes[key] = NOT_SHRUNK["partly" if got is not None else "share"]
         elif got is None:
             d.shrink_notes[key] = NOT_SHRUNK["none"]
+    _merge(d)
+
+
+def _merge(d: Diagnosis) -> None:
+    """Clusters of one bug seen through several kinds become one (clusters.merge_by_root): its
+    minimal case the smallest of theirs (an evaluate first: a layout shows the bug most directly)."""
+    from fives.conformance.diagnose.clusters import merge_by_root
+    from fives.conformance.fuzz.shrink import size
+
+    groups, moved = merge_by_root(d.unexplained, d.described, None)
+    if not moved:
+        return
+    d.unexplained = groups
+    for new in set(moved.values()):
+        olds = [k for k, v in moved.items() if v == new]
+        shrunk = [d.clusters[k] for k in olds if k in d.clusters]
+        best = min(shrunk, key=lambda c: (c["kind"] != "evaluate", size(c["kind"], c["input"])["placements"],
+                                          c["id"]), default=None)
+        first = next((k for k in olds if k in d.clusters and d.clusters[k] is best), olds[0])
+        info = dict(d.described.get(first, {}))
+        info["merged"] = sorted(olds)
+        notes = [d.shrink_notes[k] for k in olds if k in d.shrink_notes]
+        for k in olds:
+            d.clusters.pop(k, None)
+            d.described.pop(k, None)
+            d.shrink_notes.pop(k, None)
+        d.described[new] = info
+        if best is not None:
+            d.clusters[new] = best
+            if first in [k for k in olds] and notes and any(n.startswith("shrunk partly") for n in notes):
+                d.shrink_notes[new] = NOT_SHRUNK["partly"]
+        elif notes:
+            d.shrink_notes[new] = notes[0]
