@@ -29,6 +29,10 @@ from fives.profiles import (AWARD_PARAMETERS, Profile, alternative_overrides, al
                             random_profile)
 from fives.support.errors import UserError
 
+#: shipped "misreadings" that a dimension of issue 27 now states (counting.open_branch_side):
+#: rule variants, named as such, so not drawn as bugs here
+NOW_RULES = ("sniff-branch-halves-not-counted", "unused-branches-counted")
+
 #: the dimensions issue 27 added or widened to both games
 NEW = ("opening.requires", "spinners.policy", "counting.open_branch_side", "settlement.kind",
        "drawing.while_playable", "deal.hand_size", "deal.reserve", "settlement.rounding.multiple",
@@ -61,6 +65,20 @@ def new_profile(rng: random.Random, game: str) -> Profile:
             continue
 
 
+def shows(bug: object, prof: Profile) -> int:
+    """How many suite cases of the profile's game the bug fails on top of the profile (in process)."""
+    from fives.conformance.cases.fixtures import load_cases
+    from fives.conformance.cases.kinds import load_kinds
+    from fives.conformance.engines.drivers import ReferenceEngine
+    from fives.conformance.runner import run_cases
+
+    kinds = load_kinds()
+    cases = [c for c in load_cases() if c.game == prof.extends and c.rules is None and "slow" not in c.tags]
+    plain = {r.case.id: r for r in run_cases(ReferenceEngine(profile=prof), cases, kinds)}
+    buggy = run_cases(ReferenceEngine(bug.hooks(), profile=prof), cases, kinds)  # type: ignore[attr-defined]
+    return sum(1 for r in buggy if r.status != plain[r.case.id].status)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--profiles", type=int, default=None)
@@ -71,7 +89,7 @@ def main() -> int:
     args = ap.parse_args()
     from fives.conformance.mutants.registry import all_mutants
 
-    misreadings = [m for m in all_mutants() if not m.variant]
+    misreadings = [m for m in all_mutants() if not m.variant and m.name not in NOW_RULES]
     count = args.profiles or (10 if args.misreading or args.legacy else 20)
     rng = random.Random(2026 if args.legacy else args.seed)
     exact = 0
@@ -79,7 +97,11 @@ def main() -> int:
     for i in range(count):
         game = rng.choice(["horse-race", "american-sniff"])
         prof = random_profile(rng, game, rng.randint(1, 3)) if args.legacy else new_profile(rng, game)
-        bug = rng.choice(misreadings) if args.misreading else None
+        bug = None
+        while args.misreading and bug is None:  # a bug the profile's game shows (a Sniff bug in Sniff)
+            bug = rng.choice(misreadings)
+            if not shows(bug, prof):
+                bug = None
         d = Path(tempfile.mkdtemp(prefix="diag-"))
         pf = d / "p.yaml"
         pf.write_text(yaml.safe_dump({"extends": prof.extends, "name": f"random-{i}", "source": "test",

@@ -104,6 +104,7 @@ def first_parting(engine: Engine, base: Any, game: str, kind: str, input: dict[s
             if how:
                 diffs = explain("evaluate", want, got, list(how)) if isinstance(got, dict) else []
                 return {"placement": n, "tile": _text(placements[n - 1]), "differs": list(how)[:3],
+                        "layout": placements[:n],
                         "root": difference_pattern(diffs[0]) if diffs else None, "requests": ask.requests}
     except (EngineFailed, ValueError, KeyError, TypeError, AssertionError):
         return None

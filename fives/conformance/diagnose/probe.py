@@ -265,12 +265,41 @@ def shrink_examples(d: Diagnosis, engine: Engine, kinds: dict[str, Kind], budget
                                        perft_bisect=until is None or time.monotonic() < until)
                 if parted is not None:
                     d.requests["shrink"] = d.requests.get("shrink", 0) + parted.pop("requests", 0)
+                    layout = parted.pop("layout", None)
                     d.described.setdefault(g.key, {})["parting"] = parted
+                    short = _parting_case(d, g, layout, got)
+                    if short is not None:  # the layout up to where it parts: smaller than the shrink's
+                        got = d.clusters[g.key] = short
         if oracle.ran_out:
             d.shrink_notes[key] = NOT_SHRUNK["partly" if got is not None else "share"]
         elif got is None:
             d.shrink_notes[key] = NOT_SHRUNK["none"]
     _merge(d)
+
+
+def _parting_case(d: Diagnosis, g: Any, layout: list[dict[str, Any]] | None,
+                  got: dict[str, Any] | None) -> dict[str, Any] | None:
+    """An evaluate fixture of the layout's placements up to where the engine and the rules part
+    (clusters.first_parting), when it is reachable and smaller than the shrunk case (or there is
+    none): a layout bug's minimal case, as `perft --bisect` finds it."""
+    from fives.conformance.cases.reachable import problems
+    from fives.conformance.engines.drivers import ReferenceEngine
+    from fives.conformance.fuzz.shrink import size
+
+    if not layout:
+        return None
+    game = g.explanations[0].result.case.game
+    if got is not None and got["kind"] == "evaluate" and size("evaluate", got["input"])["placements"] <= len(layout):
+        return None
+    ref = ReferenceEngine(profile=d.base)
+    input = {"placements": layout}
+    if problems(ref.rules_for(game), "evaluate", input):
+        return None
+    clauses = tuple(c for c, _ in g.clauses[:1])
+    return _case_doc(d, game, "evaluate", input, ref.answer("evaluate", game, input), clauses,
+                     f"fives conformance diagnose: cluster {g.key}, its layout up to the first placement where the "
+                     "engine and the rules part (as perft --bisect)",
+                     f"A minimal case of the cluster {g.key}: no cause explains it")
 
 
 def _merge(d: Diagnosis) -> None:
@@ -291,15 +320,16 @@ def _merge(d: Diagnosis) -> None:
         first = next((k for k in olds if k in d.clusters and d.clusters[k] is best), olds[0])
         info = dict(d.described.get(first, {}))
         info["merged"] = sorted(olds)
-        notes = [d.shrink_notes[k] for k in olds if k in d.shrink_notes]
+        partly = d.shrink_notes.get(f"cluster {first}") == NOT_SHRUNK["partly"]
+        notes = [d.shrink_notes[f"cluster {k}"] for k in olds if f"cluster {k}" in d.shrink_notes]
         for k in olds:
             d.clusters.pop(k, None)
             d.described.pop(k, None)
-            d.shrink_notes.pop(k, None)
+            d.shrink_notes.pop(f"cluster {k}", None)
         d.described[new] = info
         if best is not None:
             d.clusters[new] = best
-            if first in [k for k in olds] and notes and any(n.startswith("shrunk partly") for n in notes):
-                d.shrink_notes[new] = NOT_SHRUNK["partly"]
+            if partly:
+                d.shrink_notes[f"cluster {new}"] = NOT_SHRUNK["partly"]
         elif notes:
-            d.shrink_notes[new] = notes[0]
+            d.shrink_notes[f"cluster {new}"] = notes[0]

@@ -158,8 +158,9 @@ class Scorer:
         """What `agrees` said of the set and the case, if it was asked; None otherwise (never plays)."""
         return self._agree.get((tuple(sorted(c.name for c in chosen)), r.case.id))
 
-    def explained(self, chosen: tuple[Candidate, ...]) -> frozenset[str]:
-        return frozenset(r.case.id for r in self.failing if self.agrees(chosen, r))
+    def explained(self, chosen: tuple[Candidate, ...], skip: frozenset[str] = frozenset()) -> frozenset[str]:
+        """The failing cases the set explains (of those not in `skip`)."""
+        return frozenset(r.case.id for r in self.failing if r.case.id not in skip and self.agrees(chosen, r))
 
     def breaks(self, chosen: tuple[Candidate, ...]) -> bool:
         """Does the set answer a passing case otherwise? (It stops at the first: `broken` counts.)"""
@@ -200,15 +201,18 @@ def select(scorer: Scorer, pool: list[Candidate], say: Callable[[str], None],
             for c in pool:
                 check()
                 if _compatible(chosen, c):
-                    e = scorer.explained(chosen + (c,))
-                    if len(e) > len(explained):
+                    # ranked by what it explains beyond the set (the cases the set explains are
+                    # played only for the one taken: most candidates explain nothing new)
+                    e = scorer.explained(chosen + (c,), skip=explained)
+                    if e:
                         singles.append((c, e))
             singles.sort(key=lambda t: _rank(*t))
             step = None
             for c, e in singles:
                 check()
-                if not scorer.breaks(chosen + (c,)):
-                    step = ((c,), e)
+                whole = scorer.explained(chosen + (c,))
+                if len(whole) > len(explained) and not scorer.breaks(chosen + (c,)):
+                    step = ((c,), whole)
                     break
             if step is None:  # no single rule is enough: two that only show together?
                 # one of the best singles with any other candidate (whose effect may show only
@@ -220,15 +224,16 @@ def select(scorer: Scorer, pool: list[Candidate], say: Callable[[str], None],
                         check()
                         if _compatible(chosen + (a,), b) and frozenset((a.name, b.name)) not in seen:
                             seen.add(frozenset((a.name, b.name)))
-                            e = scorer.explained(chosen + (a, b))
-                            if len(e) > len(explained):
+                            e = scorer.explained(chosen + (a, b), skip=explained)
+                            if e:
                                 pairs.append(((a, b), e))
                 pairs.sort(key=lambda t: (-len(t[1]), t[0][0].mutant is not None or t[0][1].mutant is not None,
                                           t[0][0].name, t[0][1].name))
                 for pair, e in pairs:
                     check()
-                    if not scorer.breaks(chosen + pair):
-                        step = (pair, e)
+                    whole = scorer.explained(chosen + pair)
+                    if len(whole) > len(explained) and not scorer.breaks(chosen + pair):
+                        step = (pair, whole)
                         break
             if step is None:
                 break
