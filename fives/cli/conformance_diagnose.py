@@ -67,7 +67,8 @@ def diagnose_cmd(command: str, games: tuple[str, ...], ids: tuple[str, ...], kin
     the failures no cause explains, clustered by difference pattern (the engine's likely
     bugs), each with a minimal case. With --rules BASE, causes are departures from BASE.
 
-    Exit 0 when every failure is explained (or none), 1 when some are left, 2 for bad
+    Exit 0 when every failure is explained by a rule (or none), 1 when some are left or a
+    known misreading explains some (a bug, named), 2 for bad
     options, 3 when the engine cannot be started, 130 on Ctrl-C and 143 on SIGTERM (what was
     found so far is printed and written first, and the engine's whole process group killed).
     Engine errors met by the fuzzer (a crash, a hang, a reply that is no answer) exit 1 too. The same --seed gives the same output when the time budget
