@@ -115,7 +115,31 @@ class Scorer:
         self.passing = [r for r in passing if r.case.game == game]
         self._engines: dict[tuple[str, ...], Engine] = {}
         self._agree: dict[tuple[tuple[str, ...], str], bool | None] = {}
+        self._neutral: dict[str, bool] = {}
+        self._layouts: list[tuple[Case, Any]] | None = None
         self.sets_tried = 0
+
+    def layout_neutral(self, c: Candidate) -> bool:
+        """Does the rule leave every layout answer as the base's (each evaluate and legal-placements
+        case of the suite answered alike)? Then a perft row, minutes of the search's time, is
+        answered by a set with it as by the set without it: played once, not per candidate."""
+        if c.mutant is not None:
+            return False
+        got = self._neutral.get(c.name)
+        if got is None:
+            if self._layouts is None:  # the base's answers, played once
+                base = self.engine(())
+                self._layouts = [(r.case, base.run(r.case)) for r in self.failing + self.passing
+                                 if r.case.kind in ("evaluate", "legal-placements")]
+            other = self.engine((c,))
+            got = True
+            for case, a in self._layouts:
+                b = other.run(case)
+                if (a.status, a.answer) != (b.status, b.answer):
+                    got = False
+                    break
+            self._neutral[c.name] = got
+        return got
 
     def engine(self, chosen: tuple[Candidate, ...]) -> Engine:
         key = tuple(sorted(c.name for c in chosen))
@@ -138,6 +162,8 @@ class Scorer:
 
     def agrees(self, chosen: tuple[Candidate, ...], r: CaseResult) -> bool | None:
         """Does the set answer as the engine did? None: it cannot answer the case."""
+        if r.case.kind == "perft":
+            chosen = tuple(c for c in chosen if not self.layout_neutral(c))
         key = (tuple(sorted(c.name for c in chosen)), r.case.id)
         if key in self._agree:
             return self._agree[key]
@@ -156,6 +182,8 @@ class Scorer:
 
     def cached(self, chosen: tuple[Candidate, ...], r: CaseResult) -> bool | None:
         """What `agrees` said of the set and the case, if it was asked; None otherwise (never plays)."""
+        if r.case.kind == "perft":
+            chosen = tuple(c for c in chosen if not self._neutral.get(c.name, False))
         return self._agree.get((tuple(sorted(c.name for c in chosen)), r.case.id))
 
     def explained(self, chosen: tuple[Candidate, ...], skip: frozenset[str] = frozenset()) -> frozenset[str]:
