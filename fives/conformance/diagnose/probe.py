@@ -311,6 +311,7 @@ def _merge(d: Diagnosis) -> None:
     groups, moved = merge_by_root(d.unexplained, d.described, None)
     if not moved:
         return
+    counts = {g.key: g.count for g in d.unexplained}
     d.unexplained = groups
     for new in set(moved.values()):
         olds = [k for k, v in moved.items() if v == new]
@@ -318,8 +319,10 @@ def _merge(d: Diagnosis) -> None:
         best = min(shrunk, key=lambda c: (c["kind"] != "evaluate", size(c["kind"], c["input"])["placements"],
                                           c["id"]), default=None)
         first = next((k for k in olds if k in d.clusters and d.clusters[k] is best), olds[0])
-        info = dict(d.described.get(first, {}))
-        info["merged"] = sorted(olds)
+        # the values of the largest (what most of its cases show), where it parts: the example's
+        largest = min(olds, key=lambda k: (-counts.get(k, 0), k))
+        info = {**d.described.get(largest, {}), "parting": d.described.get(first, {}).get("parting"),
+                "merged": sorted(olds)}
         partly = d.shrink_notes.get(f"cluster {first}") == NOT_SHRUNK["partly"]
         notes = [d.shrink_notes[f"cluster {k}"] for k in olds if f"cluster {k}" in d.shrink_notes]
         for k in olds:
