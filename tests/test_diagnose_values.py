@@ -90,3 +90,18 @@ def test_a_target_no_list_holds_is_named_from_the_match_end_answers() -> None:
     d = dx.diagnose(run_cases(ReferenceEngine(profile=prof), cases, kinds), kinds, ["horse-race"], mutants=False)
     assert [c.candidate.overrides for c in d.causes] == [{"target.raw": {2: 300, 3: 300, 4: 300}}]
     assert d.unexplained == [] and d.explained == d.failing > 0
+
+
+def test_a_search_stopped_on_time_is_extended_with_every_answer_it_has() -> None:
+    import time
+
+    prof = make_profile("horse-race", {"target.raw": {2: 300, 3: 300, 4: 300}})
+    kinds = load_kinds()
+    cases = [c for c in load_cases() if c.game == "horse-race" and c.rules is None and c.kind in ("match-end", "setup")]
+    results = run_cases(ReferenceEngine(profile=prof), cases, kinds)
+    first = dx.diagnose(results, kinds, ["horse-race"], mutants=False, deadline=time.monotonic() - 1)
+    assert first.stopped == "time" and first.causes == []
+    assert sum(g.count for g in first.unexplained) == first.failing > 0  # cut short before any set was played
+    more = dx.diagnose(results, kinds, ["horse-race"], mutants=False, scorers=first.scorers)
+    assert more.stopped is None and more.unexplained == []
+    assert [c.candidate.overrides for c in more.causes] == [{"target.raw": {2: 300, 3: 300, 4: 300}}]

@@ -145,6 +145,11 @@ def diagnose_cmd(command: str, games: tuple[str, ...], ids: tuple[str, ...], kin
             try:
                 with Progress(None, "shrinking the examples"):
                     shrink_examples(d, engine, kinds, deadline=deadline, note=say)
+                    if d.stopped == "time" and deadline - time.monotonic() > 1.0:
+                        # the examples had their share: the search goes on with what is left
+                        d = _extended(d, results, extra, kinds, chosen, say, deadline, no_mutants, profile,
+                                      engine)
+                        interrupted = d.stopped == "interrupted"
             except KeyboardInterrupt:
                 interrupted = True
     finally:
@@ -164,6 +169,24 @@ def diagnose_cmd(command: str, games: tuple[str, ...], ids: tuple[str, ...], kin
         sys.exit(EXIT_TERMINATED if signals.terminated else EXIT_INTERRUPTED)
     if d.unexplained or d.misreadings or fuzzed.get("engine_errors"):
         sys.exit(EXIT_FAILURES)  # a known misreading named is still a bug: the engine does not conform
+
+
+def _extended(d: Any, results: list[Any], extra: list[Any], kinds: Any, chosen: list[str],
+              say: Callable[[str], None] | None, deadline: float, no_mutants: bool, profile: Any,
+              engine: Any) -> Any:
+    """The search run again to the deadline with every answer it has (the examples shrunk first,
+    spec/diagnose.md "The budget"), then the examples of what it adds shrunk in what is left."""
+    from fives.conformance.diagnose import diagnosis as dx
+    from fives.conformance.diagnose.probe import shrink_examples
+
+    if say:
+        say("the examples had their share of the time: the search goes on with what is left")
+    more = dx.diagnose(results, kinds, chosen, note=say, deadline=deadline, mutants=not no_mutants, base=profile,
+                       extra=extra, scorers=d.scorers)
+    more.fuzz, more.scope = d.fuzz, d.scope
+    more.requests["shrink"] = d.requests.get("shrink", 0)
+    shrink_examples(more, engine, kinds, deadline=deadline, note=say, earlier=d)
+    return more
 
 
 def profile_game(d: Any, chosen: list[str]) -> str | None:

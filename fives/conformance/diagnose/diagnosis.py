@@ -58,6 +58,9 @@ class Diagnosis:
     described: dict[str, dict[str, Any]] = field(default_factory=dict)
     #: "cause NAME" / "cluster KEY" -> why its example is not (wholly) shrunk (probe.NOT_SHRUNK)
     shrink_notes: dict[str, str] = field(default_factory=dict)
+    #: cluster key (before merging) -> (its minimal case, its description, its note), for each
+    #: cluster whose turn came: an extended search's clusters take them instead of asking again
+    done: dict[str, tuple[Any, Any, Any]] = field(default_factory=dict, repr=False)
 
     @property
     def explained(self) -> int:
@@ -80,9 +83,11 @@ def _base_rules(base: Any, game: str) -> dict[str, Any]:
 
 def diagnose(results: list[CaseResult], kinds: dict[str, Kind], games: list[str],
              note: Callable[[str], None] | None = None, deadline: float | None = None,
-             mutants: bool = True, base: Any = None, extra: list[CaseResult] | None = None) -> Diagnosis:
+             mutants: bool = True, base: Any = None, extra: list[CaseResult] | None = None,
+             scorers: dict[str, Scorer] | None = None) -> Diagnosis:
     """`results`: the suite's, expectations under `base` (None: the seeds'); `extra`: the
-    fuzzer's disagreements (and refusals) as results."""
+    fuzzer's disagreements (and refusals) as results; `scorers`: an earlier diagnosis's of the
+    same results (the search extended: every answer it has is kept)."""
     from fives.conformance.reports.failures import load_clause_book
 
     say = note or (lambda s: None)
@@ -107,7 +112,8 @@ def diagnose(results: list[CaseResult], kinds: dict[str, Kind], games: list[str]
             reasons[str(r.out_of_scope)] = reasons.get(str(r.out_of_scope), 0) + 1
         d.scope = {"declared": None, "skipped": len(outside), "reasons": dict(sorted(reasons.items()))}
     for game in games:
-        scorer = d.scorers[game] = Scorer(game, kinds, _base_rules(base, game), failing, passing)
+        scorer = d.scorers[game] = (scorers or {}).get(game) or Scorer(game, kinds, _base_rules(base, game),
+                                                                         failing, passing)
         if not scorer.failing:
             continue
         pool = candidates(game, scorer.base, mutants)

@@ -211,17 +211,21 @@ NOT_SHRUNK = {"time": "not shrunk: the time budget was spent before its turn",
 
 
 def shrink_examples(d: Diagnosis, engine: Engine, kinds: dict[str, Kind], budget: int = SHRINK_BUDGET,
-                    deadline: float | None = None, note: Callable[[str], None] | None = None) -> None:
+                    deadline: float | None = None, note: Callable[[str], None] | None = None,
+                    earlier: Diagnosis | None = None) -> None:
     """Shrink every cause's example (still showing that cause alone) and every unexplained
     cluster's smallest case (still with the cluster's difference pattern) to a minimal reachable
     fixture; then name where each layout cluster's case parts from the rules. Each gets an equal
     share of the time left (`deadline`), one after the other, so every one gets its turn; what
     was not done is recorded in `d.shrink_notes` (NOT_SHRUNK). Ctrl-C leaves the rest as the
-    suite's cases."""
+    suite's cases. `earlier`: the diagnosis before the search was extended; what it shrank is
+    taken, not asked again."""
     from fives.conformance.diagnose.clusters import first_parting, layout_of
 
     say = note or (lambda s: None)
     items: list[tuple[str, Any]] = [("cause", c) for c in d.causes] + [("cluster", g) for g in d.unexplained]
+    if earlier is not None:
+        items = [(what, x) for what, x in items if not _taken(d, earlier, what, x)]
     for i, (what, x) in enumerate(items):
         key = f"cause {x.candidate.name}" if what == "cause" else f"cluster {x.key}"
         now = time.monotonic()
@@ -274,7 +278,34 @@ def shrink_examples(d: Diagnosis, engine: Engine, kinds: dict[str, Kind], budget
             d.shrink_notes[key] = NOT_SHRUNK["partly" if got is not None else "share"]
         elif got is None:
             d.shrink_notes[key] = NOT_SHRUNK["none"]
+        if what == "cluster":
+            d.done[x.key] = (d.clusters.get(x.key), d.described.get(x.key), d.shrink_notes.get(key))
     _merge(d)
+
+
+def _taken(d: Diagnosis, earlier: Diagnosis, what: str, x: Any) -> bool:
+    """Take the earlier diagnosis's work on the same cause or cluster, if it had its turn."""
+    if what == "cause":
+        old = next((c for c in earlier.causes if c.candidate.name == x.candidate.name), None)
+        note = earlier.shrink_notes.get(f"cause {x.candidate.name}")
+        if old is None or (old.fixture is None and note in (None, NOT_SHRUNK["time"])):
+            return False
+        x.fixture, x.example = old.fixture, old.example
+        if note is not None:
+            d.shrink_notes[f"cause {x.candidate.name}"] = note
+        return True
+    got = earlier.done.get(x.key)
+    if got is None:
+        return False
+    fixture, info, note = got
+    d.done[x.key] = got
+    if fixture is not None:
+        d.clusters[x.key] = fixture
+    if info and info.get("parting"):
+        d.described.setdefault(x.key, {})["parting"] = info["parting"]
+    if note is not None:
+        d.shrink_notes[f"cluster {x.key}"] = note
+    return True
 
 
 def _parting_case(d: Diagnosis, g: Any, layout: list[dict[str, Any]] | None,
