@@ -1,11 +1,20 @@
-"""Diagnose 10 seeded random profiles of one to three dimensions, each served as
-`fives serve --rules P` (a black box): which dimensions `fives conformance diagnose` names
-against those planted, the engine requests and the time of each.
+"""Diagnose seeded random profiles, each served as `fives serve --rules P` (a black box): which
+dimensions `fives conformance diagnose` names against those planted, the engine requests and
+the time of each.
 
-    python benchmarks/diagnose_random.py [--mutants]
+    python benchmarks/diagnose_random.py [--profiles 20] [--seed 2027] [--mutants]
+    python benchmarks/diagnose_random.py --misreading [--profiles 10]
+
+By default each profile sets one to three dimensions, at least one of them a dimension issue
+27 added or widened (NEW below), so the search is shown to offer them. With `--misreading` a
+random shipped misreading (a mutant no profile expresses) is served on top
+(`fives serve --rules P --mutant M`, searched `--no-mutants`): the causes must be exactly
+the planted rules, and the misreading one unexplained cluster with a minimal case and a value
+label. `--legacy` draws the ten profiles of the first version (random.Random(2026)).
 """
 from __future__ import annotations
 
+import argparse
 import json
 import random
 import subprocess
@@ -16,24 +25,94 @@ from pathlib import Path
 
 import yaml
 
-from fives.profiles import random_profile
+from fives.profiles import (AWARD_PARAMETERS, Profile, alternative_overrides, alternatives, make_profile, parameters,
+                            random_profile)
+from fives.support.errors import UserError
+
+#: shipped "misreadings" that a dimension of issue 27 now states (counting.open_branch_side):
+#: rule variants, named as such, so not drawn as bugs here
+NOW_RULES = ("sniff-branch-halves-not-counted", "unused-branches-counted")
+
+#: the dimensions issue 27 added or widened to both games
+NEW = ("opening.requires", "spinners.policy", "counting.open_branch_side", "settlement.kind",
+       "drawing.while_playable", "deal.hand_size", "deal.reserve", "settlement.rounding.multiple",
+       "settlement.rounding.round_up_from_remainder", "settlement.award_rounding", "settlement.blocked_winner",
+       "settlement.subtract_winner_own", "continuation.enabled")
+
+
+def new_profile(rng: random.Random, game: str) -> Profile:
+    """One to three dimensions, the first drawn from NEW; a combination the schema refuses is drawn again."""
+    alts = alternatives(game)
+    while True:
+        first = rng.choice([p for p in NEW if p in alts])
+        others = rng.sample(sorted(p for p in alts if p != first), rng.randint(0, 2))
+        overrides: dict[str, object] = {}
+        for p in sorted([first, *others]):
+            for k, v in alternative_overrides(game, p, rng.choice(alts[p])).items():
+                overrides.setdefault(k, v)
+        # a rule no play can show is not planted: an award's details without an award, a
+        # rounding step without rounding
+        if overrides.get("settlement.kind", parameters(game)["settlement.kind"]) != "award-to-winner":
+            for k in AWARD_PARAMETERS:
+                overrides.pop(k, None)
+        if overrides.get("settlement.blocked_winner") == "nobody":  # no blocked winner: no tie for it
+            overrides.pop("settlement.ties", None)
+        if overrides.get("settlement.rounding.multiple") == 1:
+            overrides.pop("settlement.rounding.round_up_from_remainder", None)
+        if not overrides:
+            continue
+        try:
+            return make_profile(game, overrides, source="random (benchmarks/diagnose_random.py)")
+        except UserError:
+            continue
+
+
+def shows(bug: object, prof: Profile) -> int:
+    """How many suite cases of the profile's game the bug fails on top of the profile (in process)."""
+    from fives.conformance.cases.fixtures import load_cases
+    from fives.conformance.cases.kinds import load_kinds
+    from fives.conformance.engines.drivers import ReferenceEngine
+    from fives.conformance.runner import run_cases
+
+    kinds = load_kinds()
+    cases = [c for c in load_cases() if c.game == prof.extends and c.rules is None and "slow" not in c.tags]
+    plain = {r.case.id: r for r in run_cases(ReferenceEngine(profile=prof), cases, kinds)}
+    buggy = run_cases(ReferenceEngine(bug.hooks(), profile=prof), cases, kinds)  # type: ignore[attr-defined]
+    return sum(1 for r in buggy if r.status != plain[r.case.id].status)
 
 
 def main() -> int:
-    rng = random.Random(2026)
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--profiles", type=int, default=None)
+    ap.add_argument("--seed", type=int, default=2027)
+    ap.add_argument("--mutants", action="store_true", help="search the mutants too")
+    ap.add_argument("--misreading", action="store_true", help="a random misreading served on top of each profile")
+    ap.add_argument("--legacy", action="store_true", help="the first version's ten profiles")
+    args = ap.parse_args()
+    from fives.conformance.mutants.registry import all_mutants
+
+    misreadings = [m for m in all_mutants() if not m.variant and m.name not in NOW_RULES]
+    count = args.profiles or (10 if args.misreading or args.legacy else 20)
+    rng = random.Random(2026 if args.legacy else args.seed)
     exact = 0
-    extra = [] if "--mutants" in sys.argv else ["--no-mutants"]
-    for i in range(10):
+    extra = [] if args.mutants and not args.misreading else ["--no-mutants"]
+    for i in range(count):
         game = rng.choice(["horse-race", "american-sniff"])
-        prof = random_profile(rng, game, rng.randint(1, 3))
+        prof = random_profile(rng, game, rng.randint(1, 3)) if args.legacy else new_profile(rng, game)
+        bug = None
+        while args.misreading and bug is None:  # a bug the profile's game shows (a Sniff bug in Sniff)
+            bug = rng.choice(misreadings)
+            if not shows(bug, prof):
+                bug = None
         d = Path(tempfile.mkdtemp(prefix="diag-"))
         pf = d / "p.yaml"
         pf.write_text(yaml.safe_dump({"extends": prof.extends, "name": f"random-{i}", "source": "test",
                                       "rules": dict(prof.overrides)}, sort_keys=True))
+        serve = f"{sys.executable} -m fives serve --rules {pf}" + (f" --mutant {bug.name}" if bug else "")
         t0 = time.monotonic()
-        r = subprocess.run([sys.executable, "-m", "fives", "conformance", "diagnose", "--engine",
-                            f"{sys.executable} -m fives serve --rules {pf}", "--game", game, "--json",
-                            "--out", str(d / "out"), *extra], capture_output=True, text=True, timeout=400)
+        r = subprocess.run([sys.executable, "-m", "fives", "conformance", "diagnose", "--engine", serve,
+                            "--game", game, "--json", "--out", str(d / "out"), *extra],
+                           capture_output=True, text=True, timeout=900)
         dt = time.monotonic() - t0
         try:
             diag = json.loads(r.stdout)
@@ -44,15 +123,30 @@ def main() -> int:
         for c in diag["causes"]:
             named.update(c["overrides"] or {f"mutant {c['mutant']}": True})
         planted = json.loads(json.dumps(dict(prof.overrides)))  # by-players keys as JSON has them
-        ok = named == planted and not diag["unexplained"]
+        left = diag["unexplained"]
+        if bug is None:
+            ok = named == planted and not left
+            note = ""
+        else:
+            # does the bug fail anything under these rules? (in process: the same answers)
+            one = len(left) == 1
+            g = left[0] if one else {}
+            shrunk = one and str(g.get("example", "")).startswith("DX-")
+            label = one and bool(g.get("label"))
+            ok = named == planted and one and shrunk and label
+            note = (f"; bug {bug.name}: {len(left)} cluster(s)"
+                    + "".join(f" [{x['cases']} case(s) {x['group']}{'; ' + x['label'] if x.get('label') else ''}"
+                              f"{'; ' + x['relation'] if x.get('relation') else ''}; e.g. {x['example']}"
+                              f"{' (' + x['shrunk'] + ')' if x.get('shrunk') else ''}]" for x in left))
         exact += ok
         req = diag["requests"]
         print(f"{i} {game}: planted {json.dumps(dict(prof.overrides), sort_keys=True)}; "
-              f"named {json.dumps(named, sort_keys=True)}; {'exact' if ok else 'MISSED'}; "
-              f"unexplained {sum(g['cases'] for g in diag['unexplained'])}; exit {r.returncode}; "
+              f"named {json.dumps(named, sort_keys=True)}; {'exact' if ok else 'MISSED'}{note}; "
+              f"unexplained {sum(g['cases'] for g in left)}; exit {r.returncode}; "
               f"requests {req['suite']}+{req['fuzz']}+{req['shrink']} (suite+fuzz+shrink); {dt:.1f} s", flush=True)
-    print(f"{exact} of 10 named exactly")
-    return 0 if exact == 10 else 1
+    print(f"{exact} of {count} {'with the misreading as one shrunk, labelled cluster' if args.misreading else ''}"
+          f"{' and ' if args.misreading else ''}named exactly")
+    return 0 if exact == count else 1
 
 
 if __name__ == "__main__":

@@ -5,6 +5,12 @@ exactly (`--no-mutants`), and does no cause claim the bug's failures? In process
 answers are the engine's; no fuzzing), so hundreds of engines take minutes.
 
     python benchmarks/diagnose_stress.py [--engines 40] [--seed 7]
+    python benchmarks/diagnose_stress.py --big [--seconds 170]
+
+`--big`: engines built on a shipped misreading with 600 or more failures (`fives serve --mutant
+M`, through the protocol, both games), diagnosed with the default budget, the misreadings
+searched (the bug named, exit 1) and not (`--no-mutants`: the bug as clusters): the time, the
+requests, and whether every example and every cluster is shrunk.
 """
 from __future__ import annotations
 
@@ -22,11 +28,55 @@ from fives.conformance.runner import run_cases
 from fives.profiles import random_profile
 
 
+#: the shipped misreadings that fail 600 or more suite cases (both games together)
+BIG = ("covered-branch-still-counts", "branches-before-lines")
+
+
+def big(seconds: float) -> int:
+    import subprocess
+    import sys
+    import tempfile
+    from pathlib import Path
+
+    wrong = 0
+    for name in BIG:
+        for extra in ([], ["--no-mutants"]):
+            out = Path(tempfile.mkdtemp(prefix="dxbig-"))
+            t0 = time.monotonic()
+            r = subprocess.run([sys.executable, "-m", "fives", "conformance", "diagnose", "--engine",
+                                f"{sys.executable} -m fives serve --mutant {name}", "--json", "--seconds", str(seconds),
+                                "--out", str(out / "dx"), *extra], capture_output=True, text=True, timeout=1800)
+            dt = time.monotonic() - t0
+            d = json.loads(r.stdout)
+            items = [(c["cause"], c.get("shrunk")) for c in d["causes"]] + \
+                [(g["group"][:60], g.get("shrunk")) for g in d["unexplained"]]
+            not_shrunk = [f"{k}: {v}" for k, v in items if v != "shrunk"]
+            named = [c["cause"] for c in d["causes"]]
+            # named once per game it shows in; the budget bounds fuzz, search and shrinking (the
+            # suite runs whole before it)
+            ok = (r.returncode == 1 and dt <= seconds + 60 and not not_shrunk
+                  and (set(named) == {f"mutant {name}"} if not extra else not named and d["unexplained"]))
+            wrong += not ok
+            req = d["requests"]
+            print(f"{name} {' '.join(extra) or '(mutants searched)'}: {d['failing']} failing; named {named}; "
+                  f"{len(d['unexplained'])} cluster(s) "
+                  + "".join(f"[{g['cases']} {g['group'][:90]}; {g.get('label')}; e.g. {g['example']}] "
+                            for g in d["unexplained"])
+                  + f"; not shrunk {not_shrunk or 'none'}; stopped {d['stopped']}; exit {r.returncode}; requests "
+                  f"{req['suite']}+{req['fuzz']}+{req['shrink']} (suite+fuzz+shrink); {dt:.1f} s; "
+                  f"{'ok' if ok else 'WRONG'}", flush=True)
+    return 1 if wrong else 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--engines", type=int, default=40)
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--big", action="store_true", help="misreadings with 600+ failures, through the protocol")
+    ap.add_argument("--seconds", type=float, default=170.0, help="with --big: diagnose's --seconds (its default)")
     args = ap.parse_args()
+    if args.big:
+        return big(args.seconds)
     kinds = load_kinds()
     suite = {g: [c for c in load_cases() if c.game == g and c.rules is None and "slow" not in c.tags]
              for g in ("horse-race", "american-sniff")}

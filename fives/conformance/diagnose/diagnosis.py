@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from fives.conformance.diagnose.search import Candidate, Scorer, attribute, candidates, refused, select
-from fives.conformance.reports.failures import FailureGroup, group_failures
+from fives.conformance.reports.failures import FailureGroup
 from fives.conformance.cases.fixtures import Case
 from fives.conformance.cases.kinds import Kind
 from fives.conformance.runner import CaseResult
@@ -50,10 +50,26 @@ class Diagnosis:
     fuzz: dict[str, Any] = field(default_factory=dict)  # what the fuzzer did, when it ran
     requests: dict[str, int] = field(default_factory=dict)  # engine requests: suite, fuzz, shrink
     scorers: dict[str, Scorer] = field(default_factory=dict, repr=False)
+    #: the cases skipped as outside the scope the engine's hello declares (spec/protocol.md,
+    #: "Engine scope"): {"declared": the hello's scope, "skipped": N, "reasons": {reason: N}}; the
+    #: engine's scope, never a failure, a cause or a cluster
+    scope: dict[str, Any] = field(default_factory=dict)
+    #: cluster key -> {"pattern", "label", "relation", "near", "parting"} (diagnose/clusters.py)
+    described: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: "cause NAME" / "cluster KEY" -> why its example is not (wholly) shrunk (probe.NOT_SHRUNK)
+    shrink_notes: dict[str, str] = field(default_factory=dict)
+    #: cluster key (before merging) -> (its minimal case, its description, its note), for each
+    #: cluster whose turn came: an extended search's clusters take them instead of asking again
+    done: dict[str, tuple[Any, Any, Any]] = field(default_factory=dict, repr=False)
 
     @property
     def explained(self) -> int:
         return sum(len(c.explained) for c in self.causes)
+
+    @property
+    def misreadings(self) -> list[Cause]:
+        """The causes that are shipped misreadings (mutants no profile expresses): bugs, named."""
+        return [c for c in self.causes if c.candidate.mutant is not None]
 
 
 def _size(r: CaseResult) -> tuple[Any, ...]:
@@ -67,31 +83,49 @@ def _base_rules(base: Any, game: str) -> dict[str, Any]:
 
 def diagnose(results: list[CaseResult], kinds: dict[str, Kind], games: list[str],
              note: Callable[[str], None] | None = None, deadline: float | None = None,
-             mutants: bool = True, base: Any = None, extra: list[CaseResult] | None = None) -> Diagnosis:
+             mutants: bool = True, base: Any = None, extra: list[CaseResult] | None = None,
+             scorers: dict[str, Scorer] | None = None) -> Diagnosis:
     """`results`: the suite's, expectations under `base` (None: the seeds'); `extra`: the
-    fuzzer's disagreements (and refusals) as results."""
+    fuzzer's disagreements (and refusals) as results; `scorers`: an earlier diagnosis's of the
+    same results (the search extended: every answer it has is kept)."""
     from fives.conformance.reports.failures import load_clause_book
 
     say = note or (lambda s: None)
     t0 = time.monotonic()
+    outside = [r for r in results if r.out_of_scope and r.case.game in games]
     # the seeds' own cases only (a variant case already states its profile), without the deep
     # perft rows: every candidate set answers every case, and those take minutes each
     results = [r for r in results if r.case.rules is None and r.case.game in games and "slow" not in r.case.tags]
     results += [r for r in extra or [] if r.case.game in games]
     failing = [r for r in results if (r.status == "failed" or refused(r)) and r.known is None]
     passing = [r for r in results if r.status == "passed"]
+    from fives.conformance.diagnose.clusters import describe_cluster, form, merge_by_relation, near_rules
+    from fives.conformance.diagnose.inferred import inferred_candidates
+
     causes: list[Cause] = []
     explained_ids: set[str] = set()
+    near: dict[str, Candidate] = {}
     d = Diagnosis([], [], 0, len(passing), 0, 0.0, base=base)
+    if outside:
+        reasons: dict[str, int] = {}
+        for r in outside:
+            reasons[str(r.out_of_scope)] = reasons.get(str(r.out_of_scope), 0) + 1
+        d.scope = {"declared": None, "skipped": len(outside), "reasons": dict(sorted(reasons.items()))}
     for game in games:
-        scorer = d.scorers[game] = Scorer(game, kinds, _base_rules(base, game), failing, passing)
+        scorer = d.scorers[game] = (scorers or {}).get(game) or Scorer(game, kinds, _base_rules(base, game),
+                                                                         failing, passing)
         if not scorer.failing:
             continue
         pool = candidates(game, scorer.base, mutants)
+        # numeric values read off the engine's answers (a target, a hand size, a reserve, ...),
+        # before the misreadings: checked by the search like any candidate
+        rules = [c for c in pool if c.mutant is None]
+        pool = rules + inferred_candidates(game, scorer.failing, scorer.base, pool) + pool[len(rules):]
         d.candidates += len(pool)
         chosen, stopped = select(scorer, pool, say, deadline)
         d.stopped = d.stopped or stopped
         d.sets_tried += scorer.sets_tried
+        near.update(near_rules(scorer, chosen, pool))
         if not chosen:
             continue
         by_id = {r.case.id: r for r in scorer.failing}
@@ -112,7 +146,10 @@ def diagnose(results: list[CaseResult], kinds: dict[str, Kind], games: list[str]
     clauses = load_clause_book()
     pooled = {r.case.id for r in failing}
     rest = [r for r in results if r.counts_as_failure and (r.case.id not in pooled or r.case.id not in explained_ids)]
-    d.unexplained = group_failures(rest, clauses)
+    # a rule the search did not reach (the time ran out) forms clusters of its own; one it met
+    # and left (it broke a passing case) is the engine's way only in part: a note on the cluster
+    d.unexplained = merge_by_relation(form(rest, clauses, near if d.stopped == "time" else {}))
+    d.described = {g.key: describe_cluster(g, near) for g in d.unexplained}
     errored = sum(1 for r in results if r.status == "errored" and r.known is None and r.case.id not in pooled)
     d.failing = len(failing) + errored
     d.requests["suite"] = sum(1 for r in results if r.status != "skipped" and r.case.file != "fuzz")
@@ -143,11 +180,35 @@ def _cluster_example(g: FailureGroup, d: Diagnosis) -> str:
 
 
 def _suite_example(d: Diagnosis, g: FailureGroup) -> str:
-    """A cluster's smallest suite case, when none could be shrunk: said so, and whether it is
-    out of reach (then it is not written: every fixture written is reachable)."""
+    """A cluster's smallest suite case, when none was shrunk: said why (probe.NOT_SHRUNK), and
+    whether it is out of reach (then it is not written: every fixture written is reachable)."""
     case = _smallest(g)
     far = "" if in_reach(d, case) else ", a state play cannot reach"
-    return f"{case.id} (the suite's case{far}: none smaller was found)"
+    why = d.shrink_notes.get(f"cluster {g.key}", "not shrunk: the shrinking did not run")
+    return f"{case.id} (the suite's case{far}; {why})"
+
+
+def _cluster_lines(d: Diagnosis, g: FailureGroup) -> list[str]:
+    """The values, the relation, where a layout parts from the rules and the rule that answers
+    part of it: each an indented line under the cluster's."""
+    from fives.conformance.diagnose.clusters import parting_text
+
+    info = d.described.get(g.key, {})
+    out = []
+    values = "; ".join(x for x in (info.get("label"), info.get("relation")) if x)
+    if values:
+        out.append(f"    values: {values}")
+    parted = parting_text(info.get("parting"))
+    if parted:
+        out.append(f"    {parted}")
+    near = info.get("near")
+    if near and ", as " not in g.key:
+        out.append(f"    {near['rule']} answers {near['cases']} of these as the engine does, but breaks a passing "
+                   "case: not the engine's rule")
+    note = d.shrink_notes.get(f"cluster {g.key}")
+    if note and g.key in d.clusters:  # shrunk, but not wholly
+        out.append(f"    {note}")
+    return out
 
 
 def _size_text(case: dict[str, Any]) -> str:
@@ -167,12 +228,15 @@ def lines(d: Diagnosis) -> list[str]:
         out.append(f"against rules profile {d.base.name} ({d.base.digest})")
     for c in d.causes:
         cand = c.candidate
-        shown = (f"{_example_id(c)} ({_size_text(c.fixture)})" if c.fixture else
-                 f"{_example_id(c)} (the suite's case: no smaller reachable one shows this cause alone)"
+        why = d.shrink_notes.get(f"cause {cand.name}", "not shrunk: the shrinking did not run")
+        shown = (f"{_example_id(c)} ({_size_text(c.fixture)}" + (f"; {why}" if why.startswith("shrunk") else "")
+                 + ")" if c.fixture else
+                 f"{_example_id(c)} (the suite's case; {why})"
                  if reachable_example(d, c) else
-                 f"{_example_id(c)} (a suite case play cannot reach: no reachable case was found that shows this "
-                 "cause alone, so none is written)")
+                 f"{_example_id(c)} (a suite case play cannot reach; {why}: none is written)")
         out.append(f"cause: {cand.name} ({cand.game}): explains {len(c.explained)} failing case(s); e.g. {shown}")
+        if cand.mutant is not None:
+            out.append("  a known misreading of the rules, not a way to play: the engine's bug (no profile holds it)")
         for cid in cand.clauses:
             cl = book.get(cid)
             if cl is None:
@@ -188,6 +252,9 @@ def lines(d: Diagnosis) -> list[str]:
             small = d.clusters.get(g.key)
             shown = f"{small['id']} ({_size_text(small)})" if small else _suite_example(d, g)
             out.append(f"  {g.count} case(s): {g.key}; clauses {g.clause_text()}; e.g. {shown}")
+            out.extend(_cluster_lines(d, g))
+    if d.scope:
+        out.append(scope_line(d.scope))
     if d.fuzz:
         f = d.fuzz
         errors = f.get("engine_errors", 0)
@@ -203,19 +270,43 @@ def lines(d: Diagnosis) -> list[str]:
     return out
 
 
+def scope_line(scope: dict[str, Any]) -> str:
+    """`scope: the engine declares players 2, partnerships false; 540 case(s) outside it skipped
+    (its scope, not failures): 3 players 300, ...`"""
+    said = ", ".join(f"{k} {str(v).lower() if isinstance(v, bool) else ' '.join(map(str, v))}"
+                     for k, v in (scope.get("declared") or {}).items())
+    why = "; ".join(f"{r.removeprefix(SCOPE_PREFIX)}: {n}" for r, n in scope.get("reasons", {}).items())
+    return (f"scope: the engine declares {said or 'a scope'}; {scope.get('skipped', 0)} case(s) outside it skipped "
+            f"(the engine's scope, not failures, causes or clusters)" + (f": {why}" if why else ""))
+
+
+SCOPE_PREFIX = "outside the engine's scope: "
+
+
+def _cluster_json(d: Diagnosis, g: FailureGroup) -> dict[str, Any]:
+    info = d.described.get(g.key, {})
+    return {"label": info.get("label"), "relation": info.get("relation"), "near": info.get("near"),
+            "parting": info.get("parting"), "shrunk": d.shrink_notes.get(f"cluster {g.key}",
+                                                                        "shrunk" if g.key in d.clusters else None)}
+
+
 def to_json(d: Diagnosis) -> dict[str, Any]:
     return {"format": "fives-diagnosis/1",
             "base": ({"name": d.base.name, "extends": d.base.extends, "digest": d.base.digest}
                      if d.base is not None else None),
             "causes": [{"cause": c.candidate.name, "game": c.candidate.game, "overrides": c.candidate.overrides,
-                        "mutant": c.candidate.mutant, "clauses": list(c.candidate.clauses),
+                        "mutant": c.candidate.mutant, "misreading": c.candidate.mutant is not None,
+                        "clauses": list(c.candidate.clauses),
                         "explains": len(c.explained), "ids": [r.case.id for r in c.explained],
                         "example": _example_id(c), "example_from": c.example.case.id,
-                        "example_reachable": reachable_example(d, c)} for c in d.causes],
-            "unexplained": [{**g.to_dict(), "example": _cluster_example(g, d)} for g in d.unexplained],
+                        "example_reachable": reachable_example(d, c),
+                        "shrunk": d.shrink_notes.get(f"cause {c.candidate.name}",
+                                                     "shrunk" if c.fixture else None)} for c in d.causes],
+            "unexplained": [{**g.to_dict(), "example": _cluster_example(g, d), **_cluster_json(d, g)}
+                            for g in d.unexplained],
             "profile": d.combined, "failing": d.failing, "explained": d.explained,
             "combined": {"explains": d.combined_explained, "breaks": d.combined_broken},
-            "fuzz": d.fuzz or None, "stopped": d.stopped, "seconds": round(d.seconds, 3),
+            "fuzz": d.fuzz or None, "stopped": d.stopped, "scope": d.scope or None, "seconds": round(d.seconds, 3),
             "requests": {"suite": d.requests.get("suite", 0), "fuzz": (d.fuzz or {}).get("requests", 0),
                          "shrink": d.requests.get("shrink", 0)}}
 

@@ -68,13 +68,13 @@ def _spent(d: Diagnosis, oracle: Oracle) -> None:
     oracle.requests = 0
 
 
-def _hunt(engine: Engine, d: Diagnosis, oracle: Oracle, game: str, kind: str, accept: Callable[[Any], bool],
-          deadline: float | None) -> Any:
+def _hunt(engine: Engine, d: Diagnosis, oracle: KeepingOracle, game: str, kind: str,
+          accept: Callable[[Any], bool]) -> Any:
     """A fuzzer finding of `kind` that `oracle` calls a disagreement and `accept` takes, drawn
-    and shrunk within HUNT_SECONDS (and the deadline); None if there is none by then."""
+    and shrunk within HUNT_SECONDS (and the oracle's share of the time); None if there is none by then."""
     from fives.conformance.fuzz import Fuzzer, fuzz_kinds
 
-    seconds = HUNT_SECONDS if deadline is None else min(HUNT_SECONDS, deadline - time.monotonic())
+    seconds = HUNT_SECONDS if oracle.until is None else min(HUNT_SECONDS, oracle.until - time.monotonic())
     if kind not in fuzz_kinds() or seconds <= 0:
         return None
     fuzzer = Fuzzer(engine, [game], [kind], int(d.fuzz.get("seed", 0)), SHRINK_BUDGET, d.base)
@@ -100,8 +100,15 @@ class KeepingOracle(Oracle):
                  keeps: Callable[[str, str, dict[str, Any], Verdict], bool]) -> None:
         super().__init__(engine, kinds, base)
         self.keeps = keeps
+        #: the end of this example's share of the time (monotonic): past it the oracle asks the
+        #: engine nothing more and answers "agree", so a shrink stops with the smallest so far
+        self.until: float | None = None
+        self.ran_out = False
 
     def ask(self, game: str, kind: str, input: dict[str, Any]) -> Verdict:
+        if self.until is not None and time.monotonic() > self.until:
+            self.ran_out = True
+            return Verdict("agree")
         v = super().ask(game, kind, input)
         if v.status != "differ" or self.keeps(game, kind, input, v):
             return v
@@ -165,14 +172,16 @@ def _shrunk(oracle: Oracle, r: CaseResult, budget: int) -> tuple[dict[str, Any],
     return small, sv.expected
 
 
-def _minimal(d: Diagnosis, engine: Engine, oracle: Oracle, tries: list[CaseResult], budget: int,
-             deadline: float | None, accept: Callable[[Any], bool], what: str, about: str,
+def _minimal(d: Diagnosis, engine: Engine, oracle: KeepingOracle, tries: list[CaseResult], budget: int,
+             accept: Callable[[Any], bool], what: str, about: str,
              clauses: tuple[str, ...]) -> tuple[CaseResult | None, dict[str, Any] | None]:
     """(the case shrunk, its fixture case): the first of `tries` (at most TRIES) that `oracle`
     can ask again and shrink; else a fuzzer finding `accept` takes, drawn against `oracle`
     (the case is then None); (None, None) when there is neither. `clauses`: for a case that
-    cites none."""
+    cites none. The oracle's `until` bounds it all (`ran_out` then says so)."""
     for r in tries[:TRIES]:
+        if oracle.ran_out:
+            return None, None
         if not (r.case.clauses or clauses):
             continue
         try:
@@ -183,7 +192,7 @@ def _minimal(d: Diagnosis, engine: Engine, oracle: Oracle, tries: list[CaseResul
             return r, _case_doc(d, r.case.game, r.case.kind, got[0], got[1], r.case.clauses or clauses,
                                 f"fives conformance diagnose: {what}, shrunk from {r.case.id}", about)
     # no case could be brought into reach: draw one that shows the same
-    f = _hunt(engine, d, oracle, tries[0].case.game, tries[0].case.kind, accept, deadline)
+    f = _hunt(engine, d, oracle, tries[0].case.game, tries[0].case.kind, accept)
     if f is None:
         return None, None
     return None, _case_doc(d, f.game, f.kind, f.input, f.expected, tuple(dict.fromkeys([f.clause, *f.tags])),
@@ -191,34 +200,170 @@ def _minimal(d: Diagnosis, engine: Engine, oracle: Oracle, tries: list[CaseResul
                            f"draw {f.draw}) and shrunk", about)
 
 
+#: what the report says of an example that is not (wholly) shrunk (spec/diagnose.md): never
+#: "none smaller was found" when the search for one was not made
+NOT_SHRUNK = {"time": "not shrunk: the time budget was spent before its turn",
+              "share": "not shrunk: its share of the time budget ran out",
+              "partly": "shrunk partly: its share of the time budget ran out",
+              "errors": "not shrunk: its cases are engine errors, not answers to shrink",
+              "none": "not shrunk: none of its cases could be asked again in reach, and the fuzzer drew none "
+                      "like it within its share"}
+
+
 def shrink_examples(d: Diagnosis, engine: Engine, kinds: dict[str, Kind], budget: int = SHRINK_BUDGET,
-                    deadline: float | None = None, note: Callable[[str], None] | None = None) -> None:
+                    deadline: float | None = None, note: Callable[[str], None] | None = None,
+                    earlier: Diagnosis | None = None) -> None:
     """Shrink every cause's example (still showing that cause alone) and every unexplained
-    cluster's smallest case (still with the cluster's difference pattern) to a minimal reachable fixture.
-    Ctrl-C or the deadline leaves the rest as the suite's cases."""
+    cluster's smallest case (still with the cluster's difference pattern) to a minimal reachable
+    fixture; then name where each layout cluster's case parts from the rules. Each gets an equal
+    share of the time left (`deadline`), one after the other, so every one gets its turn; what
+    was not done is recorded in `d.shrink_notes` (NOT_SHRUNK). Ctrl-C leaves the rest as the
+    suite's cases. `earlier`: the diagnosis before the search was extended; what it shrank is
+    taken, not asked again."""
+    from fives.conformance.diagnose.clusters import first_parting, layout_of
+
     say = note or (lambda s: None)
-    for c in d.causes:
-        if deadline is not None and time.monotonic() > deadline:
+    items: list[tuple[str, Any]] = [("cause", c) for c in d.causes] + [("cluster", g) for g in d.unexplained]
+    if earlier is not None:
+        items = [(what, x) for what, x in items if not _taken(d, earlier, what, x)]
+    for i, (what, x) in enumerate(items):
+        key = f"cause {x.candidate.name}" if what == "cause" else f"cluster {x.key}"
+        now = time.monotonic()
+        if deadline is not None and now > deadline:
             say("time is up: the examples left are the suite's cases")
+            for _, y in items[i:]:
+                d.shrink_notes[f"cause {y.candidate.name}" if _ == "cause" else f"cluster {y.key}"] = NOT_SHRUNK["time"]
             return
-        scorer = d.scorers[c.candidate.game]
-        oracle = cause_oracle(engine, kinds, d.base, scorer.engine((c.candidate,)))
-        alone = [r for r in c.explained if scorer.agrees((c.candidate,), r)] or c.explained
-        tries = [c.example, *sorted((r for r in alone if r is not c.example), key=_size)]
-        r, c.fixture = _minimal(d, engine, oracle, tries, budget, deadline, lambda f: True, c.candidate.name,
-                                f"Shows {c.candidate.name} alone: the engine answers as that rule does",
-                                c.candidate.clauses)
-        c.example = r or c.example
-    for g in d.unexplained:
-        if deadline is not None and time.monotonic() > deadline:
-            say("time is up: the clusters left keep the suite's cases")
-            return
-        answered = sorted((ex.result for ex in g.explanations if ex.result.status == "failed"), key=_size)
-        if not answered:
-            continue
-        _, case = _minimal(d, engine, pattern_oracle(engine, kinds, d.base, g.key), answered, budget, deadline,
-                           lambda f, k=g.key: f.cause[2] == k, f"cluster {g.key}",
-                           f"A minimal case of the cluster {g.key}: no cause explains it",
-                           tuple(c for c, _ in g.clauses[:1]))
-        if case is not None:
-            d.clusters[g.key] = case
+        until = None if deadline is None else now + (deadline - now) / (len(items) - i)
+        if what == "cause":
+            c = x
+            scorer = d.scorers[c.candidate.game]
+            oracle = cause_oracle(engine, kinds, d.base, scorer.engine((c.candidate,)))
+            oracle.until = until
+            alone = [r for r in c.explained if scorer.agrees((c.candidate,), r)] or c.explained
+            tries = [c.example, *sorted((r for r in alone if r is not c.example), key=_size)]
+            r, c.fixture = _minimal(d, engine, oracle, tries, budget, lambda f: True, c.candidate.name,
+                                    f"Shows {c.candidate.name} alone: the engine answers as that rule does",
+                                    c.candidate.clauses)
+            c.example = r or c.example
+            got = c.fixture
+        else:
+            g = x
+            answered = sorted((ex.result for ex in g.explanations if ex.result.status == "failed"), key=_size)
+            if not answered:
+                d.shrink_notes[key] = NOT_SHRUNK["errors"]
+                continue
+            pattern = d.described.get(g.key, {}).get("pattern", g.key)
+            oracle = pattern_oracle(engine, kinds, d.base, pattern)
+            oracle.until = until
+            _, got = _minimal(d, engine, oracle, answered, budget, lambda f, k=pattern: f.cause[2] == k,
+                              f"cluster {g.key}", f"A minimal case of the cluster {g.key}: no cause explains it",
+                              tuple(c for c, _ in g.clauses[:1]))
+            if got is not None:
+                d.clusters[g.key] = got
+            case = got or {"kind": answered[0].case.kind, "game": answered[0].case.game,
+                           "input": answered[0].case.input}
+            if layout_of(case["kind"], case["input"]) is not None \
+                    and (until is None or time.monotonic() < until + 1.0):
+                parted = first_parting(engine, d.base, case["game"], case["kind"], case["input"],
+                                       perft_bisect=until is None or time.monotonic() < until)
+                if parted is not None:
+                    d.requests["shrink"] = d.requests.get("shrink", 0) + parted.pop("requests", 0)
+                    layout = parted.pop("layout", None)
+                    d.described.setdefault(g.key, {})["parting"] = parted
+                    short = _parting_case(d, g, layout, got)
+                    if short is not None:  # the layout up to where it parts: smaller than the shrink's
+                        got = d.clusters[g.key] = short
+        if oracle.ran_out:
+            d.shrink_notes[key] = NOT_SHRUNK["partly" if got is not None else "share"]
+        elif got is None:
+            d.shrink_notes[key] = NOT_SHRUNK["none"]
+        if what == "cluster":
+            d.done[x.key] = (d.clusters.get(x.key), d.described.get(x.key), d.shrink_notes.get(key))
+    _merge(d)
+
+
+def _taken(d: Diagnosis, earlier: Diagnosis, what: str, x: Any) -> bool:
+    """Take the earlier diagnosis's work on the same cause or cluster, if it had its turn."""
+    if what == "cause":
+        old = next((c for c in earlier.causes if c.candidate.name == x.candidate.name), None)
+        note = earlier.shrink_notes.get(f"cause {x.candidate.name}")
+        if old is None or (old.fixture is None and note in (None, NOT_SHRUNK["time"])):
+            return False
+        x.fixture, x.example = old.fixture, old.example
+        if note is not None:
+            d.shrink_notes[f"cause {x.candidate.name}"] = note
+        return True
+    got = earlier.done.get(x.key)
+    if got is None:
+        return False
+    fixture, info, note = got
+    d.done[x.key] = got
+    if fixture is not None:
+        d.clusters[x.key] = fixture
+    if info and info.get("parting"):
+        d.described.setdefault(x.key, {})["parting"] = info["parting"]
+    if note is not None:
+        d.shrink_notes[f"cluster {x.key}"] = note
+    return True
+
+
+def _parting_case(d: Diagnosis, g: Any, layout: list[dict[str, Any]] | None,
+                  got: dict[str, Any] | None) -> dict[str, Any] | None:
+    """An evaluate fixture of the layout's placements up to where the engine and the rules part
+    (clusters.first_parting), when it is reachable and smaller than the shrunk case (or there is
+    none): a layout bug's minimal case, as `perft --bisect` finds it."""
+    from fives.conformance.cases.reachable import problems
+    from fives.conformance.engines.drivers import ReferenceEngine
+    from fives.conformance.fuzz.shrink import size
+
+    if not layout:
+        return None
+    game = g.explanations[0].result.case.game
+    if got is not None and got["kind"] == "evaluate" and size("evaluate", got["input"])["placements"] <= len(layout):
+        return None
+    ref = ReferenceEngine(profile=d.base)
+    input = {"placements": layout}
+    if problems(ref.rules_for(game), "evaluate", input):
+        return None
+    clauses = tuple(c for c, _ in g.clauses[:1])
+    return _case_doc(d, game, "evaluate", input, ref.answer("evaluate", game, input), clauses,
+                     f"fives conformance diagnose: cluster {g.key}, its layout up to the first placement where the "
+                     "engine and the rules part (as perft --bisect)",
+                     f"A minimal case of the cluster {g.key}: no cause explains it")
+
+
+def _merge(d: Diagnosis) -> None:
+    """Clusters of one bug seen through several kinds become one (clusters.merge_by_root): its
+    minimal case the smallest of theirs (an evaluate first: a layout shows the bug most directly)."""
+    from fives.conformance.diagnose.clusters import merge_by_root
+    from fives.conformance.fuzz.shrink import size
+
+    groups, moved = merge_by_root(d.unexplained, d.described, None)
+    if not moved:
+        return
+    counts = {g.key: g.count for g in d.unexplained}
+    d.unexplained = groups
+    for new in set(moved.values()):
+        olds = [k for k, v in moved.items() if v == new]
+        shrunk = [d.clusters[k] for k in olds if k in d.clusters]
+        best = min(shrunk, key=lambda c: (c["kind"] != "evaluate", size(c["kind"], c["input"])["placements"],
+                                          c["id"]), default=None)
+        first = next((k for k in olds if k in d.clusters and d.clusters[k] is best), olds[0])
+        # the values of the largest (what most of its cases show), where it parts: the example's
+        largest = min(olds, key=lambda k: (-counts.get(k, 0), k))
+        info = {**d.described.get(largest, {}), "parting": d.described.get(first, {}).get("parting"),
+                "merged": sorted(olds)}
+        partly = d.shrink_notes.get(f"cluster {first}") == NOT_SHRUNK["partly"]
+        notes = [d.shrink_notes[f"cluster {k}"] for k in olds if f"cluster {k}" in d.shrink_notes]
+        for k in olds:
+            d.clusters.pop(k, None)
+            d.described.pop(k, None)
+            d.shrink_notes.pop(f"cluster {k}", None)
+        d.described[new] = info
+        if best is not None:
+            d.clusters[new] = best
+            if partly:
+                d.shrink_notes[f"cluster {new}"] = NOT_SHRUNK["partly"]
+        elif notes:
+            d.shrink_notes[f"cluster {new}"] = notes[0]

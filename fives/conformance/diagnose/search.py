@@ -115,7 +115,31 @@ class Scorer:
         self.passing = [r for r in passing if r.case.game == game]
         self._engines: dict[tuple[str, ...], Engine] = {}
         self._agree: dict[tuple[tuple[str, ...], str], bool | None] = {}
+        self._neutral: dict[str, bool] = {}
+        self._layouts: list[tuple[Case, Any]] | None = None
         self.sets_tried = 0
+
+    def layout_neutral(self, c: Candidate) -> bool:
+        """Does the rule leave every layout answer as the base's (each evaluate and legal-placements
+        case of the suite answered alike)? Then a perft row, minutes of the search's time, is
+        answered by a set with it as by the set without it: played once, not per candidate."""
+        if c.mutant is not None:
+            return False
+        got = self._neutral.get(c.name)
+        if got is None:
+            if self._layouts is None:  # the base's answers, played once
+                base = self.engine(())
+                self._layouts = [(r.case, base.run(r.case)) for r in self.failing + self.passing
+                                 if r.case.kind in ("evaluate", "legal-placements")]
+            other = self.engine((c,))
+            got = True
+            for case, a in self._layouts:
+                b = other.run(case)
+                if (a.status, a.answer) != (b.status, b.answer):
+                    got = False
+                    break
+            self._neutral[c.name] = got
+        return got
 
     def engine(self, chosen: tuple[Candidate, ...]) -> Engine:
         key = tuple(sorted(c.name for c in chosen))
@@ -138,6 +162,8 @@ class Scorer:
 
     def agrees(self, chosen: tuple[Candidate, ...], r: CaseResult) -> bool | None:
         """Does the set answer as the engine did? None: it cannot answer the case."""
+        if r.case.kind == "perft":
+            chosen = tuple(c for c in chosen if not self.layout_neutral(c))
         key = (tuple(sorted(c.name for c in chosen)), r.case.id)
         if key in self._agree:
             return self._agree[key]
@@ -154,8 +180,15 @@ class Scorer:
         self._agree[key] = got
         return got
 
-    def explained(self, chosen: tuple[Candidate, ...]) -> frozenset[str]:
-        return frozenset(r.case.id for r in self.failing if self.agrees(chosen, r))
+    def cached(self, chosen: tuple[Candidate, ...], r: CaseResult) -> bool | None:
+        """What `agrees` said of the set and the case, if it was asked; None otherwise (never plays)."""
+        if r.case.kind == "perft":
+            chosen = tuple(c for c in chosen if not self._neutral.get(c.name, False))
+        return self._agree.get((tuple(sorted(c.name for c in chosen)), r.case.id))
+
+    def explained(self, chosen: tuple[Candidate, ...], skip: frozenset[str] = frozenset()) -> frozenset[str]:
+        """The failing cases the set explains (of those not in `skip`)."""
+        return frozenset(r.case.id for r in self.failing if r.case.id not in skip and self.agrees(chosen, r))
 
     def breaks(self, chosen: tuple[Candidate, ...]) -> bool:
         """Does the set answer a passing case otherwise? (It stops at the first: `broken` counts.)"""
@@ -196,15 +229,18 @@ def select(scorer: Scorer, pool: list[Candidate], say: Callable[[str], None],
             for c in pool:
                 check()
                 if _compatible(chosen, c):
-                    e = scorer.explained(chosen + (c,))
-                    if len(e) > len(explained):
+                    # ranked by what it explains beyond the set (the cases the set explains are
+                    # played only for the one taken: most candidates explain nothing new)
+                    e = scorer.explained(chosen + (c,), skip=explained)
+                    if e:
                         singles.append((c, e))
             singles.sort(key=lambda t: _rank(*t))
             step = None
             for c, e in singles:
                 check()
-                if not scorer.breaks(chosen + (c,)):
-                    step = ((c,), e)
+                whole = scorer.explained(chosen + (c,))
+                if len(whole) > len(explained) and not scorer.breaks(chosen + (c,)):
+                    step = ((c,), whole)
                     break
             if step is None:  # no single rule is enough: two that only show together?
                 # one of the best singles with any other candidate (whose effect may show only
@@ -216,15 +252,16 @@ def select(scorer: Scorer, pool: list[Candidate], say: Callable[[str], None],
                         check()
                         if _compatible(chosen + (a,), b) and frozenset((a.name, b.name)) not in seen:
                             seen.add(frozenset((a.name, b.name)))
-                            e = scorer.explained(chosen + (a, b))
-                            if len(e) > len(explained):
+                            e = scorer.explained(chosen + (a, b), skip=explained)
+                            if e:
                                 pairs.append(((a, b), e))
                 pairs.sort(key=lambda t: (-len(t[1]), t[0][0].mutant is not None or t[0][1].mutant is not None,
                                           t[0][0].name, t[0][1].name))
                 for pair, e in pairs:
                     check()
-                    if not scorer.breaks(chosen + pair):
-                        step = (pair, e)
+                    whole = scorer.explained(chosen + pair)
+                    if len(whole) > len(explained) and not scorer.breaks(chosen + pair):
+                        step = (pair, whole)
                         break
             if step is None:
                 break
