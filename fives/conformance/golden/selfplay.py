@@ -108,7 +108,7 @@ def play(rng: random.Random, rules: GameRules, players: int, partners: bool, max
 
 
 def blocked(s: Settled) -> bool:
-    return s.input["end"]["reason"] == BLOCKED
+    return bool(s.input["end"]["reason"] == BLOCKED)
 
 
 def tied(s: Settled) -> bool:
