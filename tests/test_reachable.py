@@ -22,9 +22,10 @@ from fives.tiles import ALL_TILES
 HR, SN = load_rules("horse-race"), load_rules("american-sniff")
 
 #: Shipped cases whose state no game reaches, by file (found by this checker; not rewritten
-#: here: the lead decides). The constructed turn cases list only the tiles that matter;
-#: golden settlements show every pip value in a blocked hand or Sniff scores off the step
-#: of 5; golden match ends start at the target or give Sniff a positive award.
+#: here: the lead decides). The hand-made fixtures are whole deals reached by play, but for
+#: the Horse Race extremal witness (its 75 needs all 28 tiles); golden v1 settlements show
+#: every pip value in a blocked hand or Sniff scores off the step of 5; golden v1 match ends
+#: start at the target or give Sniff a positive award.
 KNOWN_UNREACHABLE = {
     "fixtures/extremal/extremal.yaml": 1,
     "golden/american-sniff/match-end.yaml": 84,
