@@ -38,7 +38,7 @@ def failures(found: list[Any], hooks: dict[str, Any]) -> list[str]:
 
 def test_the_new_cases_pass_the_reference_and_are_reachable():
     found = cases("play/before-the-opening.yaml", "play/draw-blocks-the-hand.yaml",
-                  "inputs/opening-side-without-to.yaml", "parameters")
+                  "illegal/opening-side-without-to.yaml", "parameters")
     assert len(found) == 4 + 2 + 4 + 9
     assert failures(found, {}) == []
     for c in found:
@@ -76,7 +76,7 @@ def test_a_draw_that_blocks_the_hand_ends_the_turn_in_both_games():
 
 
 def test_an_opening_record_with_a_side_but_no_target(monkeypatch):
-    found = cases("inputs/opening-side-without-to.yaml")
+    found = cases("illegal/opening-side-without-to.yaml")
     parse = fives.evaluation.parse_placement
 
     def lenient(record: object, index: int) -> Any:
