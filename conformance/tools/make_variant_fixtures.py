@@ -230,6 +230,8 @@ def cases_for(game: str, path: str, value: Any, keep: Any = None) -> list[dict[s
 def slug(value: Any) -> str:
     if isinstance(value, dict):
         return "-".join(f"{k}-{v}" for k, v in value.items())
+    if isinstance(value, list):  # an order of tiles: [5|5] [6|6] ... -> 55-66-...
+        return "-".join(str(v).strip("[]").replace("|", "") for v in value)
     return str(value).lower()
 
 
