@@ -25,6 +25,10 @@ KINDS = load_kinds()
 CASES = [c for c in load_cases(default_roots()) if "slow" not in c.tags]
 
 
+#: module-level dict caches (each entry a pure function of its key): module -> name
+DICT_CACHES = {"fives.layout_tables": "_CACHE", "fives.profiles": "_UNDER"}
+
+
 def _empty_caches() -> None:
     for name, module in list(sys.modules.items()):
         if not name.startswith("fives") or module is None:
@@ -32,6 +36,8 @@ def _empty_caches() -> None:
         for value in list(vars(module).values()):
             if isinstance(value, functools._lru_cache_wrapper):
                 value.cache_clear()
+        if name in DICT_CACHES:
+            getattr(module, DICT_CACHES[name]).clear()
 
 
 @pytest.mark.parametrize("kind", sorted({c.kind for c in CASES}))
