@@ -105,3 +105,25 @@ def test_a_search_stopped_on_time_is_extended_with_every_answer_it_has() -> None
     more = dx.diagnose(results, kinds, ["horse-race"], mutants=False, scorers=first.scorers)
     assert more.stopped is None and more.unexplained == []
     assert [c.candidate.overrides for c in more.causes] == [{"target.raw": {2: 300, 3: 300, 4: 300}}]
+
+
+def test_a_layout_parts_from_the_rules_where_perft_bisect_would_say() -> None:
+    from fives.conformance.diagnose.clusters import first_parting
+    from fives.conformance.mutants.registry import all_mutants
+
+    bug = {m.name: m for m in all_mutants()}["covered-branch-still-counts"]
+    engine = ReferenceEngine(bug.hooks())
+    line = [{"tile": "[4|4]"}, {"tile": "[0|4]", "to": "[4|4]", "side": "line-a"},
+            {"tile": "[4|6]", "to": "[4|4]", "side": "line-b"}]
+    branch = {"tile": "[4|5]", "to": "[4|4]", "side": "branch-a"}
+    got = first_parting(engine, None, "american-sniff", "evaluate",
+                        {"placements": [*line, branch, {"tile": "[5|5]", "to": "[4|5]", "side": "high"}]})
+    assert got is not None and got["placement"] == 4 and got["tile"] == "[4|5]>[4|4]:branch-a"
+    assert got["root"] == "contributions: unexpected-element" and got["layout"] == [*line, branch]
+    # a turn's layout with the tile its action places parts at the same placement, the same way:
+    # one bug seen through two kinds, one cluster
+    turn = first_parting(engine, None, "american-sniff", "turn", {"layout": line, "actions": [{"action": "place",
+                                                                                              **branch}]})
+    assert turn is not None and (turn["placement"], turn["root"]) == (4, got["root"])
+    assert first_parting(ReferenceEngine(), None, "american-sniff", "evaluate",
+                         {"placements": line})["placement"] is None  # type: ignore[index]
