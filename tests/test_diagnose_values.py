@@ -127,3 +127,27 @@ def test_a_layout_parts_from_the_rules_where_perft_bisect_would_say() -> None:
     assert turn is not None and (turn["placement"], turn["root"]) == (4, got["root"])
     assert first_parting(ReferenceEngine(), None, "american-sniff", "evaluate",
                          {"placements": line})["placement"] is None  # type: ignore[index]
+
+
+def test_what_the_budget_left_undone_is_said_never_none_smaller_was_found() -> None:
+    import time
+
+    from fives.conformance.diagnose.probe import NOT_SHRUNK, shrink_examples
+    from fives.conformance.mutants.registry import all_mutants
+
+    bug = {m.name: m for m in all_mutants()}["opening-double-counted-twice"]
+    engine = ReferenceEngine(bug.hooks())
+    kinds = load_kinds()
+    cases = [c for c in load_cases() if c.game == "american-sniff" and c.rules is None and c.kind == "evaluate"]
+    d = dx.diagnose(run_cases(engine, cases, kinds), kinds, ["american-sniff"], mutants=False)
+    assert len(d.unexplained) == 1 and d.unexplained[0].count == 34  # scores[] and contributions[]: one relation
+    shrink_examples(d, engine, kinds, deadline=time.monotonic() - 1)
+    key = d.unexplained[0].key
+    assert d.shrink_notes == {f"cluster {key}": NOT_SHRUNK["time"]} and d.clusters == {}
+    text = "\n".join(dx.lines(d))
+    assert "not shrunk: the time budget was spent before its turn" in text and "none smaller" not in text
+    assert "values: scores[]: expected 10, got 20; got = 2 × expected in 34 of 34" in text
+    shrink_examples(d, engine, kinds)  # with time: shrunk, to the layout up to where it parts
+    (case,) = d.clusters.values()
+    assert case["kind"] == "evaluate" and len(case["input"]["placements"]) == 1
+    assert d.shrink_notes == {}  # shrunk wholly: nothing left unsaid
