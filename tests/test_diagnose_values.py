@@ -151,3 +151,18 @@ def test_what_the_budget_left_undone_is_said_never_none_smaller_was_found() -> N
     (case,) = d.clusters.values()
     assert case["kind"] == "evaluate" and len(case["input"]["placements"]) == 1
     assert d.shrink_notes == {}  # shrunk wholly: nothing left unsaid
+
+
+def test_values_no_profile_holds_together_answer_nothing() -> None:
+    from fives.conformance.diagnose.search import Candidate, Scorer
+
+    kinds = load_kinds()
+    case = next(c for c in load_cases() if c.game == "horse-race" and c.kind == "setup" and c.rules is None)
+    r = CaseResult(case, "failed", ["x"], Outcome("ok", {"valid": True}))
+    scorer = Scorer("horse-race", kinds, {}, [r], [])
+    big = Candidate("deal.hand_size = 7", "horse-race", (), {"deal.hand_size": {2: 7, 3: 7, 4: 7}},
+                    path="deal.hand_size")
+    kept = Candidate("deal.reserve = 10", "horse-race", (), {"deal.reserve": {2: 10, 3: 10, 4: 0}}, path="deal.reserve")
+    # each alone is a profile; together 3 x 7 + 10 tiles are more than 28: the set cannot answer
+    assert scorer.agrees((big, kept), r) is None and scorer.explained((big, kept)) == frozenset()
+    assert scorer.agrees((big,), r) is not None
