@@ -66,3 +66,14 @@ def test_with_rules_and_a_misreading_the_check_line_says_its_cases_still_fail(tm
     check = next(x for x in r.stderr.splitlines() if x.startswith("check:"))
     assert check.endswith("; the profile holds the rules only: the cases of mutant opening-double-counted-twice "
                           "still fail under it")
+
+
+def test_without_mutants_the_misreading_is_one_cluster_in_values_shrunk_and_bisected(tmp_path: Path) -> None:
+    r = diagnose("--engine", f"{PY} -m fives serve --mutant opening-double-counted-twice", "--game",
+                 "american-sniff", "--kind", "evaluate", "--fuzz", "0", "--no-mutants", "--json")
+    assert r.returncode == 1, r.stderr
+    (g,) = json.loads(r.stdout)["unexplained"]
+    assert g["cases"] == 34 and g["group"] == "scores[]: number -> number (and contributions[].value): got = 2 × expected"
+    assert (g["label"], g["relation"]) == ("scores[]: expected 10, got 20", "got = 2 × expected in 34 of 34")
+    assert g["parting"]["placement"] == 1 and g["parting"]["tile"] == "[5|5]"
+    assert g["example"].startswith("DX-SN-evaluate-") and g["shrunk"] == "shrunk"

@@ -105,3 +105,64 @@ def test_a_search_stopped_on_time_is_extended_with_every_answer_it_has() -> None
     more = dx.diagnose(results, kinds, ["horse-race"], mutants=False, scorers=first.scorers)
     assert more.stopped is None and more.unexplained == []
     assert [c.candidate.overrides for c in more.causes] == [{"target.raw": {2: 300, 3: 300, 4: 300}}]
+
+
+def test_a_layout_parts_from_the_rules_where_perft_bisect_would_say() -> None:
+    from fives.conformance.diagnose.clusters import first_parting
+    from fives.conformance.mutants.registry import all_mutants
+
+    bug = {m.name: m for m in all_mutants()}["covered-branch-still-counts"]
+    engine = ReferenceEngine(bug.hooks())
+    line = [{"tile": "[4|4]"}, {"tile": "[0|4]", "to": "[4|4]", "side": "line-a"},
+            {"tile": "[4|6]", "to": "[4|4]", "side": "line-b"}]
+    branch = {"tile": "[4|5]", "to": "[4|4]", "side": "branch-a"}
+    got = first_parting(engine, None, "american-sniff", "evaluate",
+                        {"placements": [*line, branch, {"tile": "[5|5]", "to": "[4|5]", "side": "high"}]})
+    assert got is not None and got["placement"] == 4 and got["tile"] == "[4|5]>[4|4]:branch-a"
+    assert got["root"] == "contributions: unexpected-element" and got["layout"] == [*line, branch]
+    # a turn's layout with the tile its action places parts at the same placement, the same way:
+    # one bug seen through two kinds, one cluster
+    turn = first_parting(engine, None, "american-sniff", "turn", {"layout": line, "actions": [{"action": "place",
+                                                                                              **branch}]})
+    assert turn is not None and (turn["placement"], turn["root"]) == (4, got["root"])
+    assert first_parting(ReferenceEngine(), None, "american-sniff", "evaluate",
+                         {"placements": line})["placement"] is None  # type: ignore[index]
+
+
+def test_what_the_budget_left_undone_is_said_never_none_smaller_was_found() -> None:
+    import time
+
+    from fives.conformance.diagnose.probe import NOT_SHRUNK, shrink_examples
+    from fives.conformance.mutants.registry import all_mutants
+
+    bug = {m.name: m for m in all_mutants()}["opening-double-counted-twice"]
+    engine = ReferenceEngine(bug.hooks())
+    kinds = load_kinds()
+    cases = [c for c in load_cases() if c.game == "american-sniff" and c.rules is None and c.kind == "evaluate"]
+    d = dx.diagnose(run_cases(engine, cases, kinds), kinds, ["american-sniff"], mutants=False)
+    assert len(d.unexplained) == 1 and d.unexplained[0].count == 34  # scores[] and contributions[]: one relation
+    shrink_examples(d, engine, kinds, deadline=time.monotonic() - 1)
+    key = d.unexplained[0].key
+    assert d.shrink_notes == {f"cluster {key}": NOT_SHRUNK["time"]} and d.clusters == {}
+    text = "\n".join(dx.lines(d))
+    assert "not shrunk: the time budget was spent before its turn" in text and "none smaller" not in text
+    assert "values: scores[]: expected 10, got 20; got = 2 × expected in 34 of 34" in text
+    shrink_examples(d, engine, kinds)  # with time: shrunk, to the layout up to where it parts
+    (case,) = d.clusters.values()
+    assert case["kind"] == "evaluate" and len(case["input"]["placements"]) == 1
+    assert d.shrink_notes == {}  # shrunk wholly: nothing left unsaid
+
+
+def test_values_no_profile_holds_together_answer_nothing() -> None:
+    from fives.conformance.diagnose.search import Candidate, Scorer
+
+    kinds = load_kinds()
+    case = next(c for c in load_cases() if c.game == "horse-race" and c.kind == "setup" and c.rules is None)
+    r = CaseResult(case, "failed", ["x"], Outcome("ok", {"valid": True}))
+    scorer = Scorer("horse-race", kinds, {}, [r], [])
+    big = Candidate("deal.hand_size = 7", "horse-race", (), {"deal.hand_size": {2: 7, 3: 7, 4: 7}},
+                    path="deal.hand_size")
+    kept = Candidate("deal.reserve = 10", "horse-race", (), {"deal.reserve": {2: 10, 3: 10, 4: 0}}, path="deal.reserve")
+    # each alone is a profile; together 3 x 7 + 10 tiles are more than 28: the set cannot answer
+    assert scorer.agrees((big, kept), r) is None and scorer.explained((big, kept)) == frozenset()
+    assert scorer.agrees((big,), r) is not None

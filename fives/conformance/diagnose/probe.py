@@ -235,6 +235,7 @@ def shrink_examples(d: Diagnosis, engine: Engine, kinds: dict[str, Kind], budget
                 d.shrink_notes[f"cause {y.candidate.name}" if _ == "cause" else f"cluster {y.key}"] = NOT_SHRUNK["time"]
             return
         until = None if deadline is None else now + (deadline - now) / (len(items) - i)
+        d.shrink_notes.pop(key, None)  # this turn's outcome, not an earlier one's
         if what == "cause":
             c = x
             scorer = d.scorers[c.candidate.game]

@@ -116,6 +116,7 @@ class Scorer:
         self._engines: dict[tuple[str, ...], Engine] = {}
         self._agree: dict[tuple[tuple[str, ...], str], bool | None] = {}
         self._neutral: dict[str, bool] = {}
+        self._impossible: set[tuple[str, ...]] = set()  # sets no profile can hold
         self._layouts: list[tuple[Case, Any]] | None = None
         self.sets_tried = 0
 
@@ -167,7 +168,15 @@ class Scorer:
         key = (tuple(sorted(c.name for c in chosen)), r.case.id)
         if key in self._agree:
             return self._agree[key]
-        out = self.engine(chosen).run(r.case)
+        from fives.support.errors import UserError
+        if key[0] in self._impossible:
+            return None
+        try:
+            engine = self.engine(chosen)
+        except UserError:  # values no profile holds together (a hand size with a reserve): no answer
+            self._impossible.add(key[0])
+            return None
+        out = engine.run(r.case)
         if refused(r):  # an input the set makes illegal: the engine's refusal is explained
             got: bool | None = out.status == "error"
         elif out.status != "ok" or r.outcome is None or r.outcome.status != "ok":
