@@ -18,7 +18,8 @@ from fives.rules import load_rules
 #: (`Mutant.variant`, read by `conformance diagnose`); a mutant dropped from the list fails here
 VARIANT_NAMES = {"drawn-tile-continues", "match-ends-at-hand-end", "settle-after-match-end", "tied-winners-split",
                  "winner-own-subtracted", "winner-partner-counted", "partners-merged", "remainder-2-rounds-up",
-                 "remainder-3-rounds-down", "only-first-double-spins", "later-doubles-spin"}
+                 "remainder-3-rounds-down", "only-first-double-spins", "later-doubles-spin",
+                 "sniff-branch-halves-not-counted", "unused-branches-counted"}
 #: mutant -> (the games where it is a variant, the profile overrides it equals there)
 VARIANT_MUTANTS: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
     m.name: (tuple(m.variant), {g: o for g, o in m.variant.items() if o}) for m in all_mutants() if m.variant}

@@ -84,9 +84,9 @@ def _layout(cls: type[Layout]) -> Callable[[], dict[str, Any]]:
 
 LAYOUT_MUTANTS = [
     Mutant("sniff-branch-halves-not-counted", "Sniff: the open branch sides of the Sniff count nothing", "SN-COUNT-3",
-           _layout(SniffBranchHalvesNotCounted)),
+           _layout(SniffBranchHalvesNotCounted), {HR: {}, SN: {"counting.open_branch_side": "zero"}}),
     Mutant("unused-branches-counted", "Horse Race: unused branch sides of an internal double count one half each",
-           "HR-COUNT-2", _layout(UnusedBranchesCounted)),
+           "HR-COUNT-2", _layout(UnusedBranchesCounted), {HR: {"counting.open_branch_side": "one-half"}, SN: {}}),
     Mutant("branches-before-lines", "branch sides open before both line sides are occupied", "SN-SPIN-2",
            _layout(BranchesBeforeLines)),
     Mutant("later-doubles-spin", "Sniff: every double is a spinner", "SN-SPIN-1", _layout(EveryDoubleSpins),
