@@ -220,7 +220,7 @@ BOTH = HR + SN
 #: Orders of opening tiles the rule books give (spec/variants.md, `opening.order`): the doubles
 #: from [6|6] down, then [5|6] (big6bones); the lowest double first (dr-dominos); [5|5] first, then
 #: the others from [6|6] down (engine B of issue 27).
-_OPENING_ORDERS = (["[6|6]", "[5|5]", "[4|4]", "[3|3]", "[2|2]", "[1|1]", "[0|0]", "[5|6]"],
+OPENING_ORDERS = (["[6|6]", "[5|5]", "[4|4]", "[3|3]", "[2|2]", "[1|1]", "[0|0]", "[5|6]"],
                    ["[0|0]", "[1|1]", "[2|2]", "[3|3]", "[4|4]", "[5|5]", "[6|6]"],
                    ["[5|5]", "[6|6]", "[4|4]", "[3|3]", "[2|2]", "[1|1]", "[0|0]"])
 _TARGETS = ({2: 305, 3: 305, 4: 305}, {2: 250, 3: 250, 4: 250}, {2: 250, 3: 200, 4: 200})
@@ -259,7 +259,7 @@ DIMENSIONS: tuple[Dimension, ...] = (
     Dimension("opening.order", BOTH, ("SN-LEAD-1", "SN-LEAD-2", "HR-LEAD-1", "HR-LEAD-2"),
               "a fixed order of opening tiles: the holder of the earliest one held leads the first hand, and a "
               "leader holding one opens with the earliest it holds (with opening.requires fixed-order and "
-              "lead.first_hand opening-order)", _OPENING_ORDERS),
+              "lead.first_hand opening-order)", OPENING_ORDERS),
     Dimension("drawing.limit", BOTH, ("SN-DRAW-2", "HR-DRAW-2"),
               "a seat that cannot place draws until it can, or at most this many tiles in a turn and then passes",
               (3,)),

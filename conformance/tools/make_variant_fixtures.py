@@ -28,7 +28,8 @@ import yaml
 
 from fives.conformance.cases.kinds import load_kinds
 from fives.match import DRAW, PASS, PLACE, Action, Match
-from fives.profiles import Profile, alternatives, alternative_overrides, dimensions, make_profile, rules_under
+from fives.profiles import (OPENING_ORDERS, ORDER_COMPANIONS, Profile, alternatives, alternative_overrides, dimensions,
+                            make_profile, rules_under)
 from fives.rules import GameRules
 from fives.settlement import configure
 
@@ -48,6 +49,10 @@ COMPANIONS: dict[tuple[str, Any], dict[str, Any]] = {
     **{(path, canonical(v)): {"settlement.kind": "award-to-winner"} for path, v in (
         ("settlement.award_rounding", "per-opponent"), ("settlement.blocked_winner", "nobody"),
         ("settlement.subtract_winner_own", True), ("settlement.ties", "split"), ("settlement.ties", "nobody"))},
+    # an order is read only by the rules that name it: both P and B play them, so the cases
+    # show the order itself (under the default order they play as the highest double)
+    **{("opening.order", canonical(v)): dict(zip(ORDER_COMPANIONS, ("fixed-order", "opening-order")))
+       for v in OPENING_ORDERS},
 }
 
 
