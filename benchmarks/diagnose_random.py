@@ -25,7 +25,7 @@ from pathlib import Path
 
 import yaml
 
-from fives.profiles import (AWARD_PARAMETERS, Profile, alternative_overrides, alternatives, make_profile, parameters,
+from fives.profiles import (AWARD_PARAMETERS, ORDER_COMPANIONS, Profile, alternative_overrides, alternatives, make_profile, parameters,
                             random_profile)
 from fives.support.errors import UserError
 
@@ -37,7 +37,7 @@ NOW_RULES = ("sniff-branch-halves-not-counted", "unused-branches-counted")
 NEW = ("opening.requires", "spinners.policy", "counting.open_branch_side", "settlement.kind",
        "drawing.while_playable", "deal.hand_size", "deal.reserve", "settlement.rounding.multiple",
        "settlement.rounding.round_up_from_remainder", "settlement.award_rounding", "settlement.blocked_winner",
-       "settlement.subtract_winner_own", "continuation.enabled")
+       "settlement.subtract_winner_own", "continuation.enabled", "opening.order", "drawing.limit")
 
 
 def new_profile(rng: random.Random, game: str) -> Profile:
@@ -46,6 +46,10 @@ def new_profile(rng: random.Random, game: str) -> Profile:
     while True:
         first = rng.choice([p for p in NEW if p in alts])
         others = rng.sample(sorted(p for p in alts if p != first), rng.randint(0, 2))
+        if "opening.order" in (first, *others):  # it sets the rules that read it
+            others = [p for p in others if p not in ORDER_COMPANIONS]
+            if first in ORDER_COMPANIONS:
+                continue
         overrides: dict[str, object] = {}
         for p in sorted([first, *others]):
             for k, v in alternative_overrides(game, p, rng.choice(alts[p])).items():

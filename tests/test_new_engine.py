@@ -99,12 +99,18 @@ def test_as_written_it_passes_the_handshake_and_validate(tmp_path: Path, languag
     assert (passed, failed, errored) == (0, 0, 0) and skipped > 3000
 
 
-@pytest.mark.parametrize("language", LANGUAGES)
-def test_replies_are_in_the_protocols_shape(tmp_path: Path, language: str) -> None:
-    assert fives("conformance", "new-engine", "e", "--language", language, cwd=tmp_path).returncode == 0
-    folder = tmp_path / "e"
+def filled_skeleton(tmp_path: Path, language: str, name: str) -> Path:
+    """A new skeleton in tmp_path/name with `evaluate` filled in from tests/data."""
+    assert fives("conformance", "new-engine", name, "--language", language, cwd=tmp_path).returncode == 0
+    folder = tmp_path / name
     suffix = ".py" if language == "python" else ".js"
     shutil.copy(FILLED / f"evaluate{suffix}", folder / "kinds" / f"evaluate{suffix}")
+    return folder
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_replies_are_in_the_protocols_shape(tmp_path: Path, language: str) -> None:
+    folder = filled_skeleton(tmp_path, language, "e")
     replies = talk(language, folder,
                    {"id": "hello", "type": "hello", "protocol": 1},
                    {"id": "a", "type": "turn", "game": "horse-race", "input": {}},          # a stub
@@ -136,10 +142,7 @@ def test_replies_are_in_the_protocols_shape(tmp_path: Path, language: str) -> No
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_filling_in_evaluate_gains_the_evaluate_cases(tmp_path: Path, language: str) -> None:
-    assert fives("conformance", "new-engine", "my-engine", "--language", language, cwd=tmp_path).returncode == 0
-    folder = tmp_path / "my-engine"
-    suffix = ".py" if language == "python" else ".js"
-    shutil.copy(FILLED / f"evaluate{suffix}", folder / "kinds" / f"evaluate{suffix}")
+    folder = filled_skeleton(tmp_path, language, "my-engine")
     command = " ".join(engine_argv(language, folder))
     listed = fives("conformance", "list", "--kind", "evaluate", "--json", cwd=tmp_path)
     evaluate_cases = len(json.loads(listed.stdout))

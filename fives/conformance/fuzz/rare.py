@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from fives.conformance.fuzz.small import _scores, small_state
+from fives.conformance.fuzz.small import _scores, small_state, turn_state
 from fives.conformance.golden.play import _config, _turn_case
 from fives.moves import Placement
 from fives.match import DRAW, PASS, PLACE, Action, IllegalAction, Match, Outcome
@@ -80,7 +80,7 @@ def rare_turn(rng: random.Random, rules: GameRules) -> dict[str, Any] | None:
         # blocked hands (and their ties) come up 3 to 5 times as often when every seat closes ends
         closing = wanted in ("blocked-draw", "partnership-tie") and rng.random() < 0.75
         while match.in_hand and match.match_end is None:
-            state = _state(match, players, partners)
+            state = turn_state(match, players, partners)
             played = _play_turn(match, strategies, rng if closing else None)
             if played is None:
                 break
@@ -94,19 +94,6 @@ def rare_turn(rng: random.Random, rules: GameRules) -> dict[str, Any] | None:
             if shown and fallback is None:
                 fallback = _turn_case(rules, state, actions, "rare-turn")
     return fallback  # a rarity, if not the one drawn, is better than none
-
-
-def _state(match: Match, players: int, partners: bool) -> dict[str, Any]:
-    """The `turn` input of the match as it stands (no actions yet)."""
-    state: dict[str, Any] = {"players": players, "partnerships": partners, "scores": list(match.scores),
-                             "layout": [p.to_dict() for p in match.layout.history()],
-                             "hands": [[str(t) for t in hand] for hand in match.hands],
-                             "boneyard": [str(t) for t in match.boneyard], "seat": match.to_act}
-    if match.continuing:
-        state["continuing"] = True
-    if match.drawn is not None:
-        state["drawn"] = str(match.drawn)
-    return state
 
 
 def _closing(match: Match, moves: list[Placement], rng: random.Random) -> Placement:

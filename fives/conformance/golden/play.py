@@ -41,20 +41,26 @@ def _turns(rng: random.Random, rules: GameRules, players: int, partners: bool) -
                          "layout": [p.to_dict() for p in match.layout.history()],
                          "hands": [[str(t) for t in h] for h in match.hands],
                          "boneyard": [str(t) for t in match.boneyard], "seat": match.to_act}
-            opts = match.legal_options()
-            seat = match.to_act
-            if opts.placements:
-                p = strategies[seat].choose(match, seat, opts.placements)
-                action = Action(PLACE, p, seat)
-                actions.append({"action": PLACE, **p.to_dict()})
-            else:
-                action = Action(DRAW if opts.draw else PASS, None, seat)
-                actions.append({"action": action.kind})
-            out = match.apply(action)
+            out = play_one(match, strategies, actions)
             if out.turn_end or not match.in_hand:
                 turns += 1
                 yield state, actions
                 state, actions = None, []
+
+
+def play_one(match: Match, strategies: Any, actions: list[dict[str, Any]]) -> Any:
+    """The seat to act places (by its strategy), draws or passes; the action is appended to
+    `actions` as a `turn` request lists it, and its outcome returned."""
+    opts = match.legal_options()
+    seat = match.to_act
+    if opts.placements:
+        p = strategies[seat].choose(match, seat, opts.placements)
+        action = Action(PLACE, p, seat)
+        actions.append({"action": PLACE, **p.to_dict()})
+    else:
+        action = Action(DRAW if opts.draw else PASS, None, seat)
+        actions.append({"action": action.kind})
+    return match.apply(action)
 
 
 def _turn_case(rules: GameRules, state: dict[str, Any], actions: list[dict[str, Any]], category: str) -> dict[str, Any]:

@@ -12,7 +12,8 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from fives.match import DRAW, PASS, PLACE, Action, Match, Outcome
+from fives.conformance.golden.play import play_one
+from fives.match import DRAW, PASS, PLACE, Match, Outcome  # re-exported for reached.py
 from fives.rules import GameRules
 from fives.settlement import BLOCKED, MatchConfig, configure
 from fives.strategies import STRATEGIES, make_strategies
@@ -82,16 +83,7 @@ def play(rng: random.Random, rules: GameRules, players: int, partners: bool, max
         while match.in_hand:
             if state is None:
                 state = _state(match, players, partners)
-            opts = match.legal_options()
-            seat = match.to_act
-            if opts.placements:
-                p = strategies[seat].choose(match, seat, opts.placements)
-                action = Action(PLACE, p, seat)
-                actions.append({"action": PLACE, **p.to_dict()})
-            else:
-                action = Action(DRAW if opts.draw else PASS, None, seat)
-                actions.append({"action": action.kind})
-            o = match.apply(action)
+            o = play_one(match, strategies, actions)
             outcomes.append(o)
             if o.settlement is not None:
                 s = o.settlement
