@@ -299,7 +299,7 @@ main(["golden", "generate", "--game", "horse-race", "--cases", "100000", "--seed
 def _start_and_wait_for_files(out: Path, *extra: str) -> tuple[subprocess.Popen, Path]:
     proc = subprocess.Popen([sys.executable, "-c", _KILL_SCRIPT, str(out), *extra],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + 240  # v2 plays whole matches: the first files take longer on a busy machine
     while time.monotonic() < deadline:
         stages = [p for p in out.parent.iterdir() if p.name.startswith(f".{out.name}.partial-")]
         if stages and len(list(stages[0].rglob("*.yaml"))) >= 10:
