@@ -17,6 +17,12 @@ function. Hand-written, each of those is a project of its own.
 The work happens in a temporary copy of the checkout (mutmut writes a `mutants/` folder).
 Prints one row per module (mutants, killed, survived, no test reaches it, timeouts, score =
 killed / (mutants - no test)); `--json` writes the table and every mutant's status.
+`--survivors DIR` (default benchmarks/mutation/survivors/) holds the reading of every mutant
+the suite lets live, one file per module, one line each: `name class reason`, class being
+`equivalent` (no input tells it apart), `outside` (no request kind can observe it) or `hole` (a
+kind could: a case is missing). The table then splits the survivors by class; a survivor the
+files do not list is "unread", and a listed mutant that was killed is reported as stale.
+`--keep DIR` keeps mutmut's working copy there (for benchmarks/mutation_hunt.py).
 `--sample N` runs N mutants drawn with `--seed` from the sorted list (the rest are "not
 checked"). `--expect-killed FILE` (one mutant name a line, `#` comments) runs just those and
 exits 1 if any is not killed: the small fixed sample CI runs, so that a new hole is caught.
@@ -40,6 +46,8 @@ CORE = ("fives/settlement.py", "fives/match.py", "fives/layout.py", "fives/moves
         "fives/tally.py", "fives/evaluation.py", "fives/profiles.py")
 COPIED = ("fives", "spec", "conformance", "seeds", "puzzles", "pyproject.toml")
 TEST = "benchmarks/mutation/test_suite_only.py"
+CLASSES = ("equivalent", "outside", "hole")
+SURVIVORS = ROOT / "benchmarks" / "mutation" / "survivors"
 STATUSES = ("killed", "survived", "no tests", "timeout", "suspicious", "skipped", "segfault", "not checked")
 
 
@@ -94,6 +102,44 @@ def table(found: dict[str, str]) -> list[dict[str, object]]:
     return rows
 
 
+def read_classes(folder: Path) -> dict[str, tuple[str, str]]:
+    """mutant -> (class, reason) from the survivors files (format in the docstring above)."""
+    out: dict[str, tuple[str, str]] = {}
+    for path in sorted(folder.glob("*.txt")):
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if not line.strip() or line.startswith("#"):
+                continue
+            parts = line.split(None, 2)
+            if len(parts) < 3 or parts[1] not in CLASSES or "__mutmut_" not in parts[0]:
+                raise SystemExit(f"mutation: {path.name}:{n}: expected `name class reason` "
+                                 f"with class one of {', '.join(CLASSES)}")
+            if parts[0] in out:
+                raise SystemExit(f"mutation: {path.name}:{n}: {parts[0]} is listed twice")
+            out[parts[0]] = (parts[1], parts[2])
+    return out
+
+
+def classified(rows: list[dict[str, object]], found: dict[str, str],
+               classes: dict[str, tuple[str, str]]) -> tuple[list[dict[str, object]], list[str]]:
+    """Per module: killed, each class, unread; score = killed / (mutants - equivalent - outside)."""
+    out, stale = [], sorted(n for n, s in found.items() if s == "killed" and n in classes)
+    for r in rows:
+        mod = r["module"]
+        c = Counter()
+        for n, s in found.items():
+            if module_of(n) != mod or s == "not checked":
+                continue
+            c["mutants"] += 1
+            if s in ("killed", "timeout"):
+                c["killed"] += 1
+            else:
+                c[classes[n][0] if n in classes else "unread"] += 1
+        real = c["mutants"] - c["equivalent"] - c["outside"]
+        out.append({"module": mod, **{k: c[k] for k in ("mutants", "killed", *CLASSES, "unread")},
+                    "score": round(c["killed"] / real, 3) if real else None})
+    return out, stale
+
+
 def read_names(path: Path) -> list[str]:
     return [ln.split("#", 1)[0].strip() for ln in path.read_text(encoding="utf-8").splitlines()
             if ln.split("#", 1)[0].strip()]
@@ -107,11 +153,15 @@ def main() -> int:
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--json", type=Path, help="write the table and every mutant's status here")
     ap.add_argument("--expect-killed", type=Path, help="run these mutants; exit 1 unless each is killed")
+    ap.add_argument("--survivors", type=Path, default=SURVIVORS, help="the survivors' classes (one file a module)")
+    ap.add_argument("--keep", type=Path, help="keep mutmut's working copy in this new folder")
     args = ap.parse_args()
     modules = args.module or list(CORE)
     for m in modules:
         if m not in CORE:
             raise SystemExit(f"mutation: --module {m}: not one of {', '.join(CORE)}")
+    if args.keep and args.keep.exists():
+        raise SystemExit(f"mutation: --keep {args.keep}: already exists")
     with tempfile.TemporaryDirectory(prefix="fives-mutation-") as tmp:
         work = Path(tmp)
         copy_checkout(work, modules)
@@ -124,13 +174,28 @@ def main() -> int:
             names = sorted(random.Random(args.seed).sample(every, min(args.sample, len(every))))
         mutmut(work, "run", "--max-children", str(args.jobs), *names)
         found = statuses(work)
+        if args.keep:
+            shutil.copytree(work, args.keep, symlinks=True)
     rows = table(found)
     head = ("module", "mutants", "killed", "survived", "no tests", "timeout", "score")
     print(" ".join(f"{h:>18}" for h in head))
     for r in rows:
         print(" ".join(f"{str(r[h]):>18}" for h in head))
+    classes = read_classes(args.survivors) if args.survivors.is_dir() else {}
+    split, stale = classified(rows, found, classes)
+    if classes:
+        head2 = ("module", "mutants", "killed", *CLASSES, "unread", "score")
+        print("\nsurvivors by class (score = killed / (mutants - equivalent - outside)):")
+        print(" ".join(f"{h:>18}" for h in head2))
+        for r in split:
+            print(" ".join(f"{str(r[h]):>18}" for h in head2))
+        total = sum(int(r["mutants"]) for r in split)
+        outside = sum(int(r["outside"]) for r in split)
+        print(f"outside: {outside} of {total} mutants ({100 * outside / total:.1f}%)" if total else "")
+        for n in stale:
+            print(f"mutation: {n}: killed now, but still listed in {args.survivors}", file=sys.stderr)
     if args.json:
-        args.json.write_text(json.dumps({"modules": rows, "mutants": found}, indent=1, sort_keys=True) + "\n",
+        args.json.write_text(json.dumps({"modules": rows, "classified": split, "mutants": found}, indent=1, sort_keys=True) + "\n",
                              encoding="utf-8")
     if args.expect_killed:
         missed = [n for n in names if found.get(n) != "killed"]

@@ -1,16 +1,16 @@
-"""Score records the documents describe, as plain data and as text.
+"""Score records the documents describe, as plain data.
 
 American Sniff's paper tally (SN-RECORD-1): one stroke per 5 raw points; ten strokes build
 a 50-point symbol, a large X in the middle (two strokes) and then a small x (two strokes
 each) in each of the four spaces around it. Horse Race's cribbage board (HR-RECORD-1): a
 track of 60 holes (out along street 1, back along street 2, each street six groups of
-five) and the game hole for 61. A picture renderer draws from `SniffTally`/`CribPosition`.
+five) and the game hole for 61, as plain data: the text pictures are in fives/draw/tally_text.py,
+the SVG ones in fives/draw/score_svg.py.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from fives.rules import GameRules
 
 STROKE_POINTS = 5  # SN-RECORD-1: each stroke is 5 raw points
 SYMBOL_STROKES = 10  # the 50-point symbol: large X (2 strokes) + four small x (2 each)
@@ -59,40 +59,6 @@ class SniffTally:
         return out
 
 
-def symbol_text(strokes: list[tuple[str, str]]) -> list[str]:
-    """A symbol as 5 lines of 7 characters; a half-drawn small x shows as its one stroke."""
-    grid = [[" "] * 7 for _ in range(5)]
-    drawn = set(strokes)
-    if ("centre", "\\") in drawn:
-        for r, c in ((0, 0), (1, 1), (3, 5), (4, 6)):
-            grid[r][c] = "\\"
-        grid[2][3] = "\\"
-    if ("centre", "/") in drawn:
-        for r, c in ((0, 6), (1, 5), (3, 1), (4, 0)):
-            grid[r][c] = "/"
-        grid[2][3] = "X" if ("centre", "\\") in drawn else "/"
-    for part, (r, c) in {"top": (0, 3), "right": (2, 6), "bottom": (4, 3), "left": (2, 0)}.items():
-        if (part, "/") in drawn:
-            grid[r][c] = "x"
-        elif (part, "\\") in drawn:
-            grid[r][c] = "\\"
-    return ["".join(row) for row in grid]
-
-
-def sniff_text(raw: int) -> str:
-    t = SniffTally.of(raw)
-    head = f"{raw} raw points = {t.fifties} x 50 + {t.strokes} x 5" + (" (below zero)" if t.negative else "")
-    if t.leftover:
-        head += f" + {t.leftover} not shown (less than a stroke)"
-    symbols = [symbol_text(s) for s in t.parts()]
-    if not symbols:
-        return head + "\n(no strokes)"
-    rows = ["  ".join(sym[r] for sym in symbols).rstrip() for r in range(5)]
-    if t.undrawn:
-        rows.append(f"(and {t.undrawn} more symbols, not drawn: a tally shows at most {MAX_DRAWN_SYMBOLS})")
-    return "\n".join([head, *rows])
-
-
 @dataclass(frozen=True)
 class CribPosition:
     """Where a peg stands for `score` on a board to `target`."""
@@ -121,37 +87,18 @@ def crib_position(score: int, target: int) -> CribPosition:
     return CribPosition(score, target, score, street + 1, along // GROUP + 1, along % GROUP + 1)
 
 
-def crib_text(score: int, target: int, previous: int | None = None) -> str:
-    """The board as text: `o` the front peg (score), `+` the back peg (previous score)."""
-    pos = crib_position(score, target)
-    back = crib_position(previous, target) if previous is not None else None
-    if pos.game_hole:
-        where = "in the game hole"
-    elif pos.hole == 0:
-        where = "at the start, off the track"
-    else:
-        where = f"street {pos.street}, group {pos.group}, hole {pos.place} of the group"
-    lines = [f"{score} points of {target}: {where}"]
-    per_street = (target - 1) // STREETS
-
-    def mark(hole: int) -> str:
-        if hole == pos.hole:
-            return "o"
-        if back is not None and hole == back.hole and back.hole:
-            return "+"
-        return "."
-
-    for st in range(STREETS):
-        first = st * per_street + 1
-        groups = ["".join(mark(h) for h in range(g, g + GROUP)) for g in range(first, first + per_street, GROUP)]
-        lines.append(f"street {st + 1} ({first:>2}-{first + per_street - 1:>2}): " + " ".join(groups))
-    lines.append(f"game hole ({target}): " + ("o" if pos.game_hole else "."))
-    return "\n".join(lines)
+#: The text pictures of the records moved to fives.draw.tally_text (a picture is no rule: the
+#: mutation measure of the rules core, benchmarks/mutation.py, leaves it out); the old names
+#: still work, with a DeprecationWarning.
+_MOVED = ("symbol_text", "sniff_text", "crib_text", "tally_text")
 
 
-def tally_text(rules: GameRules, score: int, target: int, previous: int | None = None) -> str:
-    """The game's own score record for `score` (in the game's score unit): the paper tally
-    counts raw points (Sniff), the cribbage board displayed points (Horse Race)."""
-    if rules.raw["record"]["kind"] == "tally":  # a stroke per 5 raw points, whatever unit a profile shows
-        return sniff_text(score * rules.display_divisor)
-    return crib_text(score, target, previous)
+def __getattr__(name: str) -> object:
+    if name in _MOVED:
+        import importlib
+        import warnings
+
+        moved = importlib.import_module("fives.draw.tally_text")  # by name: the core never imports a picture
+        warnings.warn(f"fives.tally.{name} moved to fives.draw.tally_text.{name}", DeprecationWarning, stacklevel=2)
+        return getattr(moved, name)
+    raise AttributeError(f"module 'fives.tally' has no attribute {name!r}")

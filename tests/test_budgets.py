@@ -10,7 +10,8 @@ from click.testing import CliRunner
 from fives.cli import main
 from fives.rules import load_rules
 from fives.draw.score_svg import SideScores, tally_svg
-from fives.tally import MAX_DRAWN_SYMBOLS, SniffTally, sniff_text
+from fives.draw.tally_text import sniff_text
+from fives.tally import MAX_DRAWN_SYMBOLS, SniffTally
 
 ROOT = Path(__file__).resolve().parents[1]
 SNIFF = load_rules("american-sniff")

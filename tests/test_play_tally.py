@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from fives.tally import STROKE_ORDER, CribPosition, SniffTally, crib_position, sniff_tally, symbol_text
+from fives.draw.tally_text import symbol_text
+from fives.tally import STROKE_ORDER, CribPosition, SniffTally, crib_position, sniff_tally
 
 
 @pytest.mark.parametrize("raw, expected", [

@@ -170,7 +170,7 @@ def tally_cmd(game: str, previous: str | None, players: int, scores: tuple[str, 
     cribbage board in displayed points. A negative Sniff score may be given as -15.
     """
     from fives.support.reading import parse_ascii_int
-    from fives.tally import tally_text
+    from fives.draw.tally_text import tally_text
 
     rules = load_rules(game)
     config = _config(rules, players, players in rules.partnership_players and players not in rules.solo_players)

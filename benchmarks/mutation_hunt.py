@@ -1,0 +1,307 @@
+"""Hunt for cases that kill the mutants the conformance suite lets survive.
+
+    python benchmarks/mutation_hunt.py --work DIR --pool DIR [--pool DIR ...]
+        [--names FILE] [--jobs 2] [--timeout 120] --json FILE [--cover OUT]
+
+A surviving mutant is either harmless (equivalent, or a change no request kind can see) or a
+hole in the suite. This script tells the two apart by search instead of by reading: it runs
+each mutant against a pool of extra cases, states that seeded self-play reaches (golden suites
+generated with other seeds, under the seeds' rules and under each shipped rule profile:
+`fives golden generate ... --rules P`), and reports the pool cases that fail under it. A
+mutant the pool kills is a hole; `--cover OUT` then picks a small set of pool cases that kills
+every such mutant (greedy set cover) and writes them as fixture files, one per game, for
+conformance/fixtures/mutation/. A mutant the pool cannot kill still needs a reason
+(benchmarks/mutation/survivors/).
+
+`--work DIR` is a mutmut working copy (made by `benchmarks/mutation.py --keep DIR`, or here when
+DIR is new); its `mutants/` package is imported with every mutant behind mutmut's switch, which
+is read at call time, so one warmed-up process forks one child per mutant. A first pass runs the
+pool with mutmut's call recording on, to learn which request kinds reach each function: a mutant
+is run only on the pool cases of those kinds (and not at all when the pool never calls it), and
+a child stops at the first chunk of cases with a failure.
+
+`--names FILE`: the mutants to hunt, one a line (`name` or `name: status`, as `mutmut results`
+prints; `#` comments). Default: every mutant of the working copy.
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import importlib.util
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+CHUNK = 25
+
+
+def _mutation_module() -> Any:
+    spec = importlib.util.spec_from_file_location("fives_mutation_bench", ROOT / "benchmarks" / "mutation.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def read_names(path: Path) -> list[str]:
+    out = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        line = line.split("#", 1)[0].strip()
+        if line:
+            out.append(line.split(":", 1)[0].strip())
+    return out
+
+
+# ---------------------------------------------------------------- the inner process (mutants/ imported)
+
+def key(case: Any) -> str:
+    """A pool case's key: its ID, and the profile it plays when it has one."""
+    return f"{case.id}@{case.rules.name}" if case.rules is not None else case.id
+
+
+def _inner(args: argparse.Namespace) -> int:
+    import dataclasses
+    import random
+
+    sys.path.insert(0, str(Path.cwd() / "mutants"))
+    import mutmut.mutation.trampoline as trampoline
+
+    import fives
+    from fives.conformance.cases.fixtures import load_cases
+    from fives.conformance.cases.kinds import load_kinds
+    from fives.conformance.engines.drivers import ReferenceEngine
+    from fives.conformance.runner import run_cases
+    from fives.profiles import load_profile, make_profile, shipped_profiles
+
+    assert "mutants" in Path(fives.__file__).parts, fives.__file__
+    test = _mutation_test_module()
+    kinds_data = load_kinds()
+    pool, seen = [], set()
+    for root in args.pool:  # one root at a time: golden IDs leave the profile out, so the
+        for c in load_cases([Path(root)], cache=False):  # same ID may be in several pools
+            if key(c) not in seen:
+                seen.add(key(c))
+                pool.append(c)
+    by_kind: dict[str, list[Any]] = {}
+    for c in pool:
+        by_kind.setdefault(c.kind, []).append(c)
+    for cases in by_kind.values():  # a fixed shuffle: a hole shows early in a mixed pool
+        random.Random(0).shuffle(cases)
+
+    def rebuilt(cases: list[Any]) -> list[Any]:
+        # a case's profile is built when the pool loads; build it again so a profiles mutant is live
+        out = []
+        for c in cases:
+            if c.rules is not None:
+                p = c.rules
+                q = (load_profile(p.name) if p.name in shipped_profiles()
+                     else make_profile(c.game, dict(p.overrides), p.name, p.source))
+                c = dataclasses.replace(c, rules=q)
+            out.append(c)
+        return out
+
+    # pass 1: which kinds reach which function (mutmut's own call recording, kept here)
+    reach: dict[str, set[str]] = {}
+    current: list[str] = [""]
+
+    def record(name: str, caller: str | None = None) -> None:
+        reach.setdefault(name, set()).add(current[0])
+
+    trampoline.record_trampoline_hit = record  # type: ignore[assignment]
+    os.environ["MUTANT_UNDER_TEST"] = "stats"
+    for kind in sorted(by_kind):
+        current[0] = kind
+        test._empty_caches()
+        run_cases(ReferenceEngine(), rebuilt(by_kind[kind]), kinds_data)
+    os.environ["MUTANT_UNDER_TEST"] = ""
+
+    names = read_names(Path(args.names_file))
+    results: dict[str, Any] = {}
+    running: dict[int, tuple[str, int, float]] = {}
+    todo = list(names)
+    done = 0
+    t0 = time.monotonic()
+
+    def child(name: str, kinds: list[str], w: int) -> None:
+        os.environ["MUTANT_UNDER_TEST"] = name
+        signal.alarm(int(args.timeout))
+        test._empty_caches()
+        profiles = name.startswith("fives.profiles.")
+        for kind in kinds:
+            cases = by_kind[kind]
+            for i in range(0, len(cases), CHUNK):
+                chunk = rebuilt(cases[i:i + CHUNK]) if profiles else cases[i:i + CHUNK]
+                failing = [key(r.case) for r in run_cases(ReferenceEngine(), chunk, kinds_data) if r.status != "passed"]
+                if failing:
+                    os.write(w, json.dumps(failing).encode())
+                    os._exit(1)
+        os._exit(0)
+
+    def reap(block: bool) -> None:
+        nonlocal done
+        pid, status = os.waitpid(-1, 0 if block else os.WNOHANG)
+        if pid == 0:
+            return
+        name, r, started = running.pop(pid)
+        data = b""
+        while chunk := os.read(r, 65536):
+            data += chunk
+        os.close(r)
+        if os.WIFSIGNALED(status):
+            verdict = "timeout" if os.WTERMSIG(status) == signal.SIGALRM else "crashed"
+            results[name] = {"verdict": verdict}
+        elif os.WEXITSTATUS(status) == 1 and data:
+            results[name] = {"verdict": "killed", "cases": json.loads(data)}
+        elif os.WEXITSTATUS(status) == 0:
+            results[name] = {"verdict": "survived"}
+        else:
+            results[name] = {"verdict": "crashed", "exit": os.WEXITSTATUS(status)}
+        results[name]["seconds"] = round(time.monotonic() - started, 2)
+        done += 1
+        if done % 25 == 0:
+            sys.stderr.write(f"hunt: {done}/{len(names)} in {time.monotonic() - t0:.0f} s\n")
+
+    while todo or running:
+        while todo and len(running) < args.jobs:
+            name = todo.pop(0)
+            func = name.rsplit("__mutmut_", 1)[0]
+            kinds = sorted(reach.get(func, ()), key=lambda k: len(by_kind[k]))
+            if not kinds:
+                results[name] = {"verdict": "unreached"}
+                done += 1
+                continue
+            r, w = os.pipe()
+            pid = os.fork()
+            if pid == 0:
+                os.close(r)
+                try:
+                    child(name, kinds, w)
+                finally:
+                    os._exit(3)
+            os.close(w)
+            running[pid] = (name, r, time.monotonic())
+        if running:
+            reap(block=True)
+    Path(args.json).write_text(json.dumps({"pool": [str(p) for p in args.pool], "mutants": results},
+                                          indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    return 0
+
+
+def _mutation_test_module() -> Any:
+    spec = importlib.util.spec_from_file_location("fives_mutation_test", Path.cwd() / "benchmarks" / "mutation"
+                                                  / "test_suite_only.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+# ---------------------------------------------------------------- the cover
+
+def cover(result: dict[str, Any], pool: list[Path], out: Path) -> None:
+    """Greedy set cover of the killed mutants by pool cases; the chosen cases, as fixture files."""
+    import yaml
+
+    killers = {n: set(r["cases"]) for n, r in result["mutants"].items() if r["verdict"] == "killed"}
+    chosen: list[str] = []
+    left = dict(killers)
+    while left:
+        count: dict[str, int] = {}
+        for ids in left.values():
+            for i in ids:
+                count[i] = count.get(i, 0) + 1
+        best = min(count, key=lambda i: (-count[i], i))
+        chosen.append(best)
+        left = {n: ids for n, ids in left.items() if best not in ids}
+    why = {i: sorted(n for n, ids in killers.items() if i in ids) for i in chosen}
+    files: dict[str, list[dict[str, Any]]] = {}
+    taken: set[str] = set()
+    for root in pool:
+        for path in sorted(Path(root).rglob("*.yaml")):
+            data = yaml.safe_load(path.read_text(encoding="utf-8"))
+            if not isinstance(data, dict) or "cases" not in data:
+                continue
+            for raw in data["cases"]:
+                rules = raw.get("rules", data.get("rules"))
+                name = rules.get("name") if isinstance(rules, dict) else rules
+                k = f"{raw['id']}@{name}" if rules is not None else raw["id"]
+                if k in why and k not in taken:
+                    taken.add(k)
+                    killed = len(why[k])
+                    raw = dict(raw)
+                    if rules is not None:
+                        raw["rules"] = name  # a shipped profile, by name (spec/fixtures.md)
+                    # the ID: a digest of the question and, for a profile's case, the profile too
+                    raw["id"] = "M-" + raw["id"].removeprefix("G-") if rules is None else \
+                        "M-" + raw["id"].removeprefix("G-").rsplit("-", 1)[0] + "-" + \
+                        hashlib.sha256(k.encode()).hexdigest()[:12]
+                    raw["source"] = {"derived": f"{raw['source']['derived']}; kept by benchmarks/mutation_hunt.py: "
+                                     f"it fails under {killed} mutant(s) of the rules core that the rest of the "
+                                     "suite lets pass"}
+                    files.setdefault(raw["game"], []).append(raw)
+    out.mkdir(parents=True, exist_ok=True)
+    for game, cases in sorted(files.items()):
+        cases.sort(key=lambda c: c["id"])
+        doc = {"format": "fives-fixtures/1",
+               "title": f"{game}: reachable states that pin behaviour the rest of the suite left open",
+               "description": "Picked by benchmarks/mutation_hunt.py (greedy set cover) from golden suites generated "
+                              "with other seeds and under the shipped rule profiles: each case fails under at least "
+                              "one mutant of the rules core that every other case lets pass (spec/fixtures.md).",
+               "cases": cases}
+        (out / f"{game}.yaml").write_text(yaml.safe_dump(doc, sort_keys=False, width=120, allow_unicode=True),
+                                          encoding="utf-8")
+    print(f"cover: {len(chosen)} cases kill {len(killers)} mutants; written to {out}")
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--work", type=Path, required=True)
+    ap.add_argument("--pool", type=Path, action="append", required=True)
+    ap.add_argument("--names", type=Path)
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--timeout", type=float, default=120)
+    ap.add_argument("--json", type=Path, required=True)
+    ap.add_argument("--cover", type=Path, help="write the picked cases here as fixture files")
+    ap.add_argument("--cover-only", action="store_true", help="reuse --json; only pick the cases")
+    ap.add_argument("--inner", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--names-file", help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.inner:
+        return _inner(args)
+    pool = [p.resolve() for p in args.pool]
+    if not args.cover_only:
+        mut = _mutation_module()
+        work = args.work.resolve()
+        if not (work / "mutants").is_dir():
+            work.mkdir(parents=True, exist_ok=True)
+            mut.copy_checkout(work, list(mut.CORE))
+            mut.mutmut(work, "run", "--max-children", "1", "no-such-mutant")
+        names = read_names(args.names) if args.names else sorted(mut.statuses(work))
+        names_file = work / "hunt-names.txt"
+        names_file.write_text("\n".join(names) + "\n", encoding="utf-8")
+        env = {**os.environ, "FIVES_ROOT": str(work), "FIVES_CACHE_DIR": str(work / ".cache"),
+               "FIVES_PURE_PYTHON": "1", "PYTHONPATH": str(work / "mutants")}
+        r = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--inner", "--work", str(work),
+                            "--names-file", str(names_file), "--jobs", str(args.jobs), "--timeout", str(args.timeout),
+                            "--json", str(args.json.resolve()), *[a for p in pool for a in ("--pool", str(p))]],
+                           cwd=work, env=env)
+        if r.returncode:
+            return r.returncode
+    result = json.loads(args.json.read_text(encoding="utf-8"))
+    counts: dict[str, int] = {}
+    for r in result["mutants"].values():
+        counts[r["verdict"]] = counts.get(r["verdict"], 0) + 1
+    print("hunt:", ", ".join(f"{v} {n}" for v, n in sorted(counts.items())))
+    if args.cover:
+        cover(result, pool, args.cover)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
