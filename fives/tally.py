@@ -75,14 +75,20 @@ class CribPosition:
         return self.hole == self.target
 
 
+def street_holes(target: int) -> int:
+    """Holes per street of a board to `target`: the track's target - 1 holes in two streets,
+    the second one shorter when they do not split evenly (and one hole for the tiniest board,
+    a profile's target of 2)."""
+    return max(1, -(-(target - 1) // STREETS))
+
+
 def crib_position(score: int, target: int) -> CribPosition:
     """The peg position for a Horse Race score in displayed points (scores never fall)."""
     if score < 0:
         raise ValueError("a cribbage board has no holes below zero")
-    track = target - 1
     if score == 0 or score >= target:
         return CribPosition(score, target, 0 if score == 0 else target, None, None, None)
-    per_street = track // STREETS
+    per_street = street_holes(target)
     street, along = divmod(score - 1, per_street)
     return CribPosition(score, target, score, street + 1, along // GROUP + 1, along % GROUP + 1)
 

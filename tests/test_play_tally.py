@@ -41,3 +41,16 @@ def test_crib_position(score: int, hole: int, street, group, place) -> None:
 def test_crib_position_has_no_negative_holes() -> None:
     with pytest.raises(ValueError):
         crib_position(-1, 61)
+
+
+def test_a_tiny_profile_board_has_a_street_and_no_third_one():
+    """A profile may set Horse Race's target as low as 10 raw (2 displayed): the tally kind
+    answered with a ZeroDivisionError there (found by the mutation survivors' reading)."""
+    from fives.conformance.cases.kinds.tally import run
+    from fives.profiles import make_profile, rules_under
+
+    rules = rules_under(make_profile("horse-race", {"target.raw": {2: 10, 3: 10, 4: 10}}), "horse-race")
+    assert [run(rules, {"score": s, "players": 2}, {})["hole"] for s in (0, 1, 2, 3)] == [0, 1, 2, 2]
+    assert crib_position(1, 2).street == 1
+    # an even target leaves an odd track: the last hole before the game hole is on street 2
+    assert (crib_position(99, 100).street, crib_position(50, 100).street, crib_position(51, 100).street) == (2, 1, 2)

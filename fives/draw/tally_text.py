@@ -6,7 +6,7 @@ how they are drawn here is ours, not the seeds'.
 from __future__ import annotations
 
 from fives.rules import GameRules
-from fives.tally import GROUP, MAX_DRAWN_SYMBOLS, STREETS, SniffTally, crib_position
+from fives.tally import GROUP, MAX_DRAWN_SYMBOLS, STREETS, SniffTally, crib_position, street_holes
 
 
 def symbol_text(strokes: list[tuple[str, str]]) -> list[str]:
@@ -54,7 +54,7 @@ def crib_text(score: int, target: int, previous: int | None = None) -> str:
     else:
         where = f"street {pos.street}, group {pos.group}, hole {pos.place} of the group"
     lines = [f"{score} points of {target}: {where}"]
-    per_street = (target - 1) // STREETS
+    per_street = street_holes(target)
 
     def mark(hole: int) -> str:
         if hole == pos.hole:
@@ -65,8 +65,9 @@ def crib_text(score: int, target: int, previous: int | None = None) -> str:
 
     for st in range(STREETS):
         first = st * per_street + 1
-        groups = ["".join(mark(h) for h in range(g, g + GROUP)) for g in range(first, first + per_street, GROUP)]
-        lines.append(f"street {st + 1} ({first:>2}-{first + per_street - 1:>2}): " + " ".join(groups))
+        last = min(first + per_street, target) - 1  # the game hole is no street's
+        groups = ["".join(mark(h) for h in range(g, min(g + GROUP, last + 1))) for g in range(first, last + 1, GROUP)]
+        lines.append(f"street {st + 1} ({first:>2}-{last:>2}): " + " ".join(groups))
     lines.append(f"game hole ({target}): " + ("o" if pos.game_hole else "."))
     return "\n".join(lines)
 
