@@ -9,7 +9,7 @@ from typing import Any
 
 from fives.support import paths, schema_memo
 from fives.support.errors import UserError
-from fives.tiles import MAX_PIP, Tile, parse_tile
+from fives.tiles import ALL_TILES, MAX_PIP, Tile, parse_tile
 
 
 @dataclass(frozen=True)
@@ -60,6 +60,17 @@ class GameRules:
     def configurations(self) -> list[tuple[int, bool]]:
         """Every (players, partnerships) the document allows."""
         return [(n, False) for n in self.solo_players] + [(n, True) for n in self.partnership_players]
+
+    def layout_cap(self, players: int) -> int:
+        """The most tiles a layout can hold in a hand of `players`: the hand ends when one seat
+        goes out, so every other seat still holds a tile, and the boneyard's reserve is never drawn."""
+        return len(ALL_TILES) - (players - 1) - self.boneyard_reserve.get(players, 0)
+
+    @property
+    def most_tiles_laid(self) -> int:
+        """The most tiles any layout reached by play holds (the largest `layout_cap` over the
+        configurations the document allows): 27 of the 28 in both games."""
+        return max(self.layout_cap(n) for n, _ in self.configurations())
 
 
 def _schema() -> dict[str, Any]:

@@ -3,6 +3,7 @@ from a deal (spec/fuzz.md, Reachable states), over hand-made states, every shipp
 and golden case, the fuzzer's generators and a short fuzz of every mutant."""
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections import Counter
 
@@ -15,19 +16,30 @@ from fives.conformance.fuzz.output import write_findings
 from fives.conformance.fuzz.small import small_legal, small_turn
 from fives.conformance.mutants.registry import all_mutants
 from fives.conformance.cases.reachable import complete, problems, repair
+from fives.evaluation import evaluate
 from fives.profiles import rules_under
 from fives.rules import load_rules
 from fives.tiles import ALL_TILES
 
 HR, SN = load_rules("horse-race"), load_rules("american-sniff")
 
-#: Shipped cases whose state no game reaches, by file (found by this checker; not rewritten
-#: here: the lead decides). The hand-made fixtures are whole deals reached by play, but for
-#: the Horse Race extremal witness (its 75 needs all 28 tiles); the golden suites (v2, every
-#: state from self-play) hold none.
-KNOWN_UNREACHABLE = {
-    "fixtures/extremal/extremal.yaml": 1,
-}
+#: Shipped cases whose state no game reaches, by file: none. The hand-made fixtures are whole
+#: deals reached by play; the extremal witnesses lay at most 27 tiles (the Horse Race one laid
+#: all 28 until issue 26); the golden suites (v2, every state from self-play) hold none.
+KNOWN_UNREACHABLE: dict[str, int] = {}
+
+#: The Horse Race layout that counts 75 with all 28 tiles (the extremal witness before issue
+#: 26): legal, but no hand lays it.
+ALL_28 = [("[6|6]", None, None), ("[4|6]", "[6|6]", "line-b"), ("[4|4]", "[4|6]", "low"),
+          ("[3|4]", "[4|4]", "line-b"), ("[1|4]", "[4|4]", "branch-a"), ("[4|5]", "[4|4]", "branch-b"),
+          ("[3|3]", "[3|4]", "low"), ("[1|1]", "[1|4]", "low"), ("[2|3]", "[3|3]", "line-b"),
+          ("[3|6]", "[3|3]", "branch-a"), ("[1|3]", "[3|3]", "branch-b"), ("[0|1]", "[1|1]", "line-b"),
+          ("[1|5]", "[1|1]", "branch-a"), ("[1|6]", "[1|1]", "branch-b"), ("[2|6]", "[2|3]", "low"),
+          ("[1|2]", "[1|3]", "low"), ("[0|0]", "[0|1]", "low"), ("[5|5]", "[1|5]", "high"),
+          ("[2|2]", "[1|2]", "high"), ("[0|4]", "[0|0]", "line-b"), ("[0|3]", "[0|0]", "branch-a"),
+          ("[0|6]", "[0|0]", "branch-b"), ("[2|5]", "[2|2]", "line-b"), ("[2|4]", "[2|2]", "branch-a"),
+          ("[0|2]", "[2|2]", "branch-b"), ("[3|5]", "[0|3]", "high"), ("[0|5]", "[0|2]", "low"),
+          ("[5|6]", "[3|5]", "high")]
 
 
 def whole_deal(layout: list, hands: list[list[str]], seat: int = 0, **extra) -> dict:
@@ -94,27 +106,39 @@ def test_settlements_and_match_ends():
     assert any("only deducts" in p for p in problems(SN, "match-end", {"players": 3, "scores": [195, 0, 0],
                                                                         "awards": [5, 0, 0]}))
     assert problems(SN, "match-end", {"players": 2, "scores": [195, 0], "awards": [-5, 0]}) == []
-    full = next(c for c in load_cases() if c.id == "EX-5a115b2a86bf")  # all 28 tiles laid
-    assert problems(load_rules(full.game), "evaluate", full.input) == [
+    full = [{"tile": t} if to is None else {"tile": t, "to": to, "side": s} for t, to, s in ALL_28]
+    assert evaluate(HR, full)["sum"] == 75 and len(full) == 28
+    assert problems(HR, "evaluate", {"placements": full}) == [
         "a layout of 28 tiles: at most 27 can be laid before a seat goes out"]
-    assert problems(load_rules(full.game), "evaluate", {"placements": full.input["placements"][:27]}) == []
+    assert problems(HR, "evaluate", {"placements": full[:27]}) == []
+    # the cap is the rules' own figure, the one the extremal search uses
+    assert HR.most_tiles_laid == SN.most_tiles_laid == 27
+    assert [HR.layout_cap(n) for n in (2, 3, 4)] == [27, 26, 25]
+    reserved = dataclasses.replace(HR, boneyard_reserve={2: 2, 3: 0, 4: 0})
+    assert reserved.layout_cap(2) == 25 and reserved.most_tiles_laid == 26
+    assert problems(reserved, "evaluate", {"placements": full[:27]}) == [
+        "a layout of 27 tiles: at most 26 can be laid before a seat goes out"]
 
 
 @pytest.mark.slow  # over 0.45 s: left out of the quick subset (pytest -m 'not slow')
 def test_shipped_fixtures_and_golden_cases():
-    """Every shipped case is checked, under the rules it states (a variant case's profile).
-    The unreachable ones are exactly those found when the
-    checker was written (KNOWN_UNREACHABLE, reported to the lead): a new unreachable case, or
-    one fixed, changes the count and fails here."""
+    """Every shipped case is checked, under the rules it states (a variant case's profile),
+    and every one is reachable (KNOWN_UNREACHABLE is empty since issue 26): a shipped case no
+    game reaches fails here, named with its reasons."""
     found: Counter[str] = Counter()
+    named: list[str] = []
     for c in load_cases():
         e = c.expect
         if isinstance(e, dict) and isinstance(e.get("error"), dict) and e["error"].get("code") == "malformed-input":
             continue  # the inconsistent inputs the format itself tests
         rules = rules_under(c.rules, c.game) if getattr(c, "rules", None) is not None else load_rules(c.game)
-        if problems(rules, c.kind, c.input):
+        why = problems(rules, c.kind, c.input)
+        if why:
             found[c.file.removeprefix("conformance/")] += 1
-    assert dict(found) == KNOWN_UNREACHABLE
+            named.append(f"{c.id}: {why[0]}")
+    assert dict(found) == KNOWN_UNREACHABLE == {}, named[:5]
+    extremal = [c for c in load_cases() if c.file.endswith("fixtures/extremal/extremal.yaml")]
+    assert len(extremal) == 3 and all(len(c.input["placements"]) <= 27 for c in extremal)
 
 
 @pytest.mark.parametrize("game", ["horse-race", "american-sniff"])

@@ -255,7 +255,7 @@ def to_golden_cmd(file: str, out: str) -> None:
 @click.option("--game", "games", multiple=True, help="Game id (default: every game).")
 @click.option("--out", help="Also write the witnesses as a conformance fixture file.")
 def extremal_cmd(games: tuple[str, ...], out: str | None) -> None:
-    """Prove the largest counted and scoring sums (about 2 minutes per Horse Race figure)."""
+    """Prove the largest counted and scoring sums of layouts play reaches (about a minute for Horse Race)."""
     from fives.puzzles.extremal import prove
     from fives.puzzles.golden import extremal_fixtures
     from fives.puzzles.model import dumps

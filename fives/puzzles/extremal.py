@@ -1,4 +1,8 @@
-"""Extremal sums: the largest counted sum and the largest scoring sum of any layout.
+"""Extremal sums: the largest counted sum and the largest scoring sum of any layout play reaches.
+
+Play lays at most `rules.most_tiles_laid` tiles (27 of the 28: a hand ends when a seat goes
+out, and every other seat still holds a tile), so the search counts only layouts of that many
+tiles or fewer, and every witness is one.
 
 The proof (spec/puzzles.md, "Extremal results") is an exhaustive search over a relaxation:
 for a layout of n >= 2 tiles, every non-double has at least one occupied half, and
@@ -11,7 +15,8 @@ tiles (never two doubles: there is one double per value). So, per value v, the o
 v-halves of non-doubles, k_v, satisfy k_v >= deg([v|v]) and k_v = deg([v|v]) (mod 2), and
 the number of non-doubles with an open half is 2 + sum over placed doubles of (deg - 2).
 `relaxation` maximises the sum over every choice of non-double states (unplaced, low open,
-high open, both occupied) and double degrees by dynamic programming; no layout beats it.
+high open, both occupied) and double degrees, with at most the cap placed, by dynamic
+programming; no layout beats it.
 Where it exceeds the witness, `cut` adds a connectivity fact for that degree vector: the
 neighbour of a degree-1 double has both halves occupied, and two degree-1 doubles cannot
 share that neighbour (they would form a separate 3-tile layout).
@@ -26,13 +31,16 @@ from typing import Callable
 from fives.evaluation import evaluate
 from fives.layout import Placement
 from fives.rules import GameRules, load_rules
-from fives.tiles import MAX_PIP, parse_side, parse_tile
+from fives.tiles import ALL_TILES, MAX_PIP, parse_side, parse_tile
 
 Degrees = tuple[tuple[int, bool], ...]  # per value: (degree of the double, 0 = unplaced; is it the spinner)
 
 #: Witness layouts (play order). Sniff: the Sniff [2|2] with four arms ending in doubles, and
-#: the same with [3|5] for [3|3]. Horse Race: all 28 tiles; found by a mixed-integer search,
-#: replayed by the reference engine and proven optimal here.
+#: the same with [3|5] for [3|3]. Horse Race: 25 tiles (all but [0|1], [0|2], [1|2]): doubles
+#: [0|0]..[4|4] with all four sides taken, [5|5] and [6|6] at ends; read off the capped
+#: relaxation's optimum (one tile state at a time) and built into a tree, replayed by the
+#: reference engine and proven optimal here. (The earlier witness laid all 28 tiles, which no
+#: hand does: issue 26.)
 WITNESSES: dict[str, dict[str, list[tuple[str, str | None, str | None]]]] = {
     "american-sniff": {
         "counted": [("[2|2]", None, None), ("[2|6]", "[2|2]", "line-a"), ("[2|5]", "[2|2]", "line-b"),
@@ -43,15 +51,15 @@ WITNESSES: dict[str, dict[str, list[tuple[str, str | None, str | None]]]] = {
                     ("[5|5]", "[2|5]", "high"), ("[4|4]", "[2|4]", "high"), ("[3|5]", "[2|3]", "high")],
     },
     "horse-race": {"counted": [
-        ("[6|6]", None, None), ("[4|6]", "[6|6]", "line-b"), ("[4|4]", "[4|6]", "low"), ("[3|4]", "[4|4]", "line-b"),
-        ("[1|4]", "[4|4]", "branch-a"), ("[4|5]", "[4|4]", "branch-b"), ("[3|3]", "[3|4]", "low"),
-        ("[1|1]", "[1|4]", "low"), ("[2|3]", "[3|3]", "line-b"), ("[3|6]", "[3|3]", "branch-a"),
-        ("[1|3]", "[3|3]", "branch-b"), ("[0|1]", "[1|1]", "line-b"), ("[1|5]", "[1|1]", "branch-a"),
-        ("[1|6]", "[1|1]", "branch-b"), ("[2|6]", "[2|3]", "low"), ("[1|2]", "[1|3]", "low"),
-        ("[0|0]", "[0|1]", "low"), ("[5|5]", "[1|5]", "high"), ("[2|2]", "[1|2]", "high"),
-        ("[0|4]", "[0|0]", "line-b"), ("[0|3]", "[0|0]", "branch-a"), ("[0|6]", "[0|0]", "branch-b"),
-        ("[2|5]", "[2|2]", "line-b"), ("[2|4]", "[2|2]", "branch-a"), ("[0|2]", "[2|2]", "branch-b"),
-        ("[3|5]", "[0|3]", "high"), ("[0|5]", "[0|2]", "low"), ("[5|6]", "[3|5]", "high")]},
+        ("[0|0]", None, None), ("[0|3]", "[0|0]", "line-a"), ("[0|4]", "[0|0]", "line-b"),
+        ("[0|5]", "[0|0]", "branch-a"), ("[0|6]", "[0|0]", "branch-b"), ("[3|3]", "[0|3]", "high"),
+        ("[1|3]", "[3|3]", "line-b"), ("[2|3]", "[3|3]", "branch-a"), ("[3|5]", "[3|3]", "branch-b"),
+        ("[1|1]", "[1|3]", "low"), ("[2|2]", "[2|3]", "low"), ("[5|5]", "[3|5]", "high"),
+        ("[1|4]", "[1|1]", "line-b"), ("[1|5]", "[1|1]", "branch-a"), ("[1|6]", "[1|1]", "branch-b"),
+        ("[2|4]", "[2|2]", "line-b"), ("[2|5]", "[2|2]", "branch-a"), ("[2|6]", "[2|2]", "branch-b"),
+        ("[4|4]", "[2|4]", "high"), ("[3|4]", "[4|4]", "line-b"), ("[4|5]", "[4|4]", "branch-a"),
+        ("[4|6]", "[4|4]", "branch-b"), ("[3|6]", "[3|4]", "low"), ("[5|6]", "[4|5]", "high"),
+        ("[6|6]", "[5|6]", "high")]},
 }
 
 
@@ -87,31 +95,34 @@ def _double_value(rules: GameRules, v: int, d: int, spin: bool) -> int:
 
 
 def relaxation(rules: GameRules, track: bool = False, fixed: Degrees | None = None,
-               cut: bool = False) -> dict[Degrees | None, int]:
+               cut: bool = False, cap: int | None = None) -> dict[Degrees | None, int]:
     """Achievable relaxed sums as a bit mask (bit s set: sum s), per degree vector if `track`.
 
-    State: (k_v of values still open, capped; leaves - sum(deg - 2); spinner used; cut flags;
-    degrees so far if tracked). Non-doubles are processed value by value, so k_v is final when
-    value v's double is chosen.
+    Only layouts of at most `cap` tiles count (default: `rules.most_tiles_laid`, the most a
+    hand can lay before a seat goes out; 27 of the 28). State: (k_v of values still open,
+    capped; leaves - sum(deg - 2); spinner used; cut flags; tiles left unplaced, up to the
+    number the cap needs; degrees so far if tracked). Non-doubles are processed value by
+    value, so k_v is final when value v's double is chosen.
     """
+    need = max(0, len(ALL_TILES) - (rules.most_tiles_laid if cap is None else cap))
     leaf_doubles = {v for v, (d, _) in enumerate(fixed) if d == 1} if fixed is not None else set()
-    states: dict[tuple, int] = {((0,) * (MAX_PIP + 1), 0, False, 0, ()): 1}
+    states: dict[tuple, int] = {((0,) * (MAX_PIP + 1), 0, False, 0, 0, ()): 1}
     for v in range(MAX_PIP + 1):
         for w in range(v + 1, MAX_PIP + 1):
             new: dict[tuple, int] = defaultdict(int)
             pair_bit = _flag_bit(v, w, leaf_doubles) if cut else 0
-            for (ks, bal, sp, flags, ds), mask in states.items():
-                new[(ks, bal, sp, flags, ds)] |= mask  # [v|w] unplaced
+            for (ks, bal, sp, flags, u, ds), mask in states.items():
+                new[(ks, bal, sp, flags, min(need, u + 1), ds)] |= mask  # [v|w] unplaced
                 for occ_v, occ_w in ((1, 0), (0, 1), (1, 1)):
                     k = list(ks)
                     k[v], k[w] = _cap(k[v] + occ_v), _cap(k[w] + occ_w)
                     shown = w if occ_v and not occ_w else v if occ_w and not occ_v else None
                     f = flags | pair_bit if (occ_v and occ_w) else flags
                     m = mask << shown if shown is not None else mask
-                    new[(tuple(k), bal + (shown is not None), sp, f, ds)] |= m
+                    new[(tuple(k), bal + (shown is not None), sp, f, u, ds)] |= m
             states = new
         new = defaultdict(int)
-        for (ks, bal, sp, flags, ds), mask in states.items():
+        for (ks, bal, sp, flags, u, ds), mask in states.items():
             options = [fixed[v]] if fixed is not None else _degree_options(rules, v, ks[v], sp)
             for d, spin in options:
                 if d > ks[v] or (ks[v] - d) % 2 or (spin and d > 0 and sp and rules.spinner_policy == "first-double"):
@@ -121,11 +132,12 @@ def relaxation(rules: GameRules, track: bool = False, fixed: Degrees | None = No
                 bal2 = bal - (d - 2) if d else bal
                 m = mask << _double_value(rules, v, d, spin) if d else mask
                 sp2 = sp or (d > 0 and spin and rules.spinner_policy == "first-double")
-                new[(tuple(k), bal2, sp2, flags, ds + ((d, spin),) if track else ds)] |= m
+                u2 = u if d else min(need, u + 1)
+                new[(tuple(k), bal2, sp2, flags, u2, ds + ((d, spin),) if track else ds)] |= m
         states = new
     out: dict[Degrees | None, int] = defaultdict(int)
-    for (ks, bal, sp, flags, ds), mask in states.items():
-        if bal == 2 and (not cut or _neighbours_ok(flags, leaf_doubles)):
+    for (ks, bal, sp, flags, u, ds), mask in states.items():
+        if bal == 2 and u == need and (not cut or _neighbours_ok(flags, leaf_doubles)):
             out[ds if track else None] |= mask
     return dict(out)
 
@@ -170,6 +182,9 @@ def prove(game: str, what: str, progress: Callable[[str], None] | None = None) -
     rules = load_rules(game)
     scoring = what == "scoring"
     w = witness(game, what)
+    if len(w) > rules.most_tiles_laid:
+        raise RuntimeError(f"the {game} {what} witness lays {len(w)} tiles: at most {rules.most_tiles_laid} "
+                           "are laid before a seat goes out")
     result = evaluate(rules, [p.to_dict() for p in w])
     value = result["sum"]
     if "error" in result or (scoring and result["raw"] != value):

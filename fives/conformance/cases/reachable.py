@@ -104,12 +104,6 @@ def _earned(rules: GameRules, config: MatchConfig, records: list[Any]) -> bool:
     return m._hook_continuations_earned(m.layout.tiles[-1], False, raw) > 0
 
 
-def _layout_cap(rules: GameRules, players: int) -> int:
-    """The most tiles a layout can hold: a hand ends when one seat goes out, so every other
-    seat still holds a tile, and the boneyard's reserve is never drawn."""
-    return TILES - (players - 1) - _reserve(rules, players)
-
-
 def evaluate_problems(rules: GameRules, input: dict[str, Any]) -> list[str]:
     records = input.get("placements")
     if not isinstance(records, list):
@@ -119,7 +113,7 @@ def evaluate_problems(rules: GameRules, input: dict[str, Any]) -> list[str]:
         if _layout(rules, records[:i + 1]) is None:
             break
         legal = i + 1
-    cap = max(_layout_cap(rules, n) for n in set(rules.solo_players + rules.partnership_players))
+    cap = rules.most_tiles_laid  # a hand ends when a seat goes out (GameRules.layout_cap)
     if legal > cap:
         return [f"a layout of {legal} tiles: at most {cap} can be laid before a seat goes out"]
     return []
