@@ -132,6 +132,8 @@ def _inner(args: argparse.Namespace) -> int:
         os.environ["MUTANT_UNDER_TEST"] = name
         signal.alarm(int(args.timeout))
         test._empty_caches()
+        if hasattr(test, "_rebuild_import_tables"):
+            test._rebuild_import_tables()
         profiles = name.startswith("fives.profiles.")
         for kind in kinds:
             cases = by_kind[kind]
