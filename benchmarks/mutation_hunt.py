@@ -206,6 +206,17 @@ def _mutation_test_module() -> Any:
 
 # ---------------------------------------------------------------- the cover
 
+def yaml_dumper() -> Any:
+    import yaml
+
+    return yaml.SafeDumper
+
+
+class _NoAliases(yaml_dumper()):  # type: ignore[misc]
+    def ignore_aliases(self, data: Any) -> bool:
+        return True
+
+
 def cover(result: dict[str, Any], pool: list[Path], out: Path) -> None:
     """Greedy set cover of the killed mutants by pool cases; the chosen cases, as fixture files."""
     import yaml
@@ -246,7 +257,8 @@ def cover(result: dict[str, Any], pool: list[Path], out: Path) -> None:
                     raw["source"] = {"derived": f"{raw['source']['derived']}; kept by benchmarks/mutation_hunt.py: "
                                      f"it fails under {killed} mutant(s) of the rules core that the rest of the "
                                      "suite lets pass"}
-                    files.setdefault(raw["game"], []).append(raw)
+                    order = ("id", "kind", "game", "clauses", "source", "description", "rules", "input", "expect")
+                    files.setdefault(raw["game"], []).append({k: raw[k] for k in order if k in raw})
     out.mkdir(parents=True, exist_ok=True)
     for game, cases in sorted(files.items()):
         cases.sort(key=lambda c: c["id"])
@@ -256,8 +268,11 @@ def cover(result: dict[str, Any], pool: list[Path], out: Path) -> None:
                               "with other seeds and under the shipped rule profiles: each case fails under at least "
                               "one mutant of the rules core that every other case lets pass (spec/fixtures.md).",
                "cases": cases}
-        (out / f"{game}.yaml").write_text(yaml.safe_dump(doc, sort_keys=False, width=120, allow_unicode=True),
-                                          encoding="utf-8")
+        text = yaml.dump(doc, Dumper=_NoAliases, sort_keys=False, width=120, allow_unicode=True,
+                         default_flow_style=None)
+        tmp = out / f".{game}.yaml.tmp"
+        tmp.write_text("# Picked by benchmarks/mutation_hunt.py --cover; regenerate, do not edit.\n" + text, encoding="utf-8")
+        os.replace(tmp, out / f"{game}.yaml")
     print(f"cover: {len(chosen)} cases kill {len(killers)} mutants; written to {out}")
 
 
