@@ -22,6 +22,9 @@ the suite lets live, one file per module, one line each: `name class reason`, cl
 `equivalent` (no input tells it apart), `outside` (no request kind can observe it) or `hole` (a
 kind could: a case is missing). The table then splits the survivors by class; a survivor the
 files do not list is "unread", and a listed mutant that was killed is reported as stale.
+`--only FILE` runs just the mutants listed (one a line); with `--base JSON` (an earlier run's
+`--json`) the table is that run with their statuses replaced: a hole closed after a full run
+is measured without running everything again.
 `--keep DIR` keeps mutmut's working copy there (for benchmarks/mutation_hunt.py).
 `--sample N` runs N mutants drawn with `--seed` from the sorted list (the rest are "not
 checked"). `--expect-killed FILE` (one mutant name a line, `#` comments) runs just those and
@@ -155,6 +158,9 @@ def main() -> int:
     ap.add_argument("--expect-killed", type=Path, help="run these mutants; exit 1 unless each is killed")
     ap.add_argument("--survivors", type=Path, default=SURVIVORS, help="the survivors' classes (one file a module)")
     ap.add_argument("--keep", type=Path, help="keep mutmut's working copy in this new folder")
+    ap.add_argument("--only", type=Path, help="run only these mutants (one name a line)")
+    ap.add_argument("--base", type=Path, help="with --only: a --json of an earlier run; the table is that run's "
+                                              "statuses with the mutants run now replaced")
     args = ap.parse_args()
     modules = args.module or list(CORE)
     for m in modules:
@@ -166,14 +172,17 @@ def main() -> int:
         work = Path(tmp)
         copy_checkout(work, modules)
         names: list[str] = []
-        if args.expect_killed:
-            names = read_names(args.expect_killed)
+        if args.expect_killed or args.only:
+            names = read_names(args.expect_killed or args.only)
         elif args.sample:
             mutmut(work, "run", "--max-children", "1", "no-such-mutant")  # generates the mutants only
             every = sorted(statuses(work))
             names = sorted(random.Random(args.seed).sample(every, min(args.sample, len(every))))
         mutmut(work, "run", "--max-children", str(args.jobs), *names)
         found = statuses(work)
+        if args.only and args.base:
+            base = json.loads(args.base.read_text(encoding="utf-8"))["mutants"]
+            found = {**base, **{n: found[n] for n in names if n in found}}
         if args.keep:
             shutil.copytree(work, args.keep, symlinks=True)
     rows = table(found)

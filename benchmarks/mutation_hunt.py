@@ -235,6 +235,7 @@ def cover(result: dict[str, Any], pool: list[Path], out: Path) -> None:
     why = {i: sorted(n for n, ids in killers.items() if i in ids) for i in chosen}
     files: dict[str, list[dict[str, Any]]] = {}
     taken: set[str] = set()
+    shipped = {p.stem for p in (ROOT / "spec" / "variants").glob("*.yaml")}
     for root in pool:
         for path in sorted(Path(root).rglob("*.yaml")):
             data = yaml.safe_load(path.read_text(encoding="utf-8"))
@@ -248,8 +249,8 @@ def cover(result: dict[str, Any], pool: list[Path], out: Path) -> None:
                     taken.add(k)
                     killed = len(why[k])
                     raw = dict(raw)
-                    if rules is not None:
-                        raw["rules"] = name  # a shipped profile, by name (spec/fixtures.md)
+                    if rules is not None:  # a shipped profile by name, any other written out (spec/fixtures.md)
+                        raw["rules"] = name if name in shipped else rules
                     # the ID: a digest of the question and, for a profile's case, the profile too
                     raw["id"] = "M-" + raw["id"].removeprefix("G-") if rules is None else \
                         "M-" + raw["id"].removeprefix("G-").rsplit("-", 1)[0] + "-" + \
