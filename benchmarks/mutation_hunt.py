@@ -33,6 +33,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -301,7 +302,9 @@ def main() -> int:
             mut.copy_checkout(work, list(mut.CORE))
             mut.mutmut(work, "run", "--max-children", "1", "no-such-mutant")
         names = read_names(args.names) if args.names else sorted(mut.statuses(work))
-        names_file = work / "hunt-names.txt"
+        fd, tmp_names = tempfile.mkstemp(prefix="fives-hunt-", suffix=".txt")  # several hunts may share DIR
+        os.close(fd)
+        names_file = Path(tmp_names)
         names_file.write_text("\n".join(names) + "\n", encoding="utf-8")
         env = {**os.environ, "FIVES_ROOT": str(work), "FIVES_CACHE_DIR": str(work / ".cache"),
                "FIVES_PURE_PYTHON": "1", "PYTHONPATH": str(work / "mutants")}
@@ -309,6 +312,7 @@ def main() -> int:
                             "--names-file", str(names_file), "--jobs", str(args.jobs), "--timeout", str(args.timeout),
                             "--json", str(args.json.resolve()), *[a for p in pool for a in ("--pool", str(p))]],
                            cwd=work, env=env)
+        names_file.unlink()
         if r.returncode:
             return r.returncode
     result = json.loads(args.json.read_text(encoding="utf-8"))
