@@ -2,7 +2,7 @@
 bug is one cluster even where it shows in several patterns against the seeds (clusters.py
 `merge_by_residual`: the first difference from the inferred rules), two bugs stay two, and
 values of one dimension the suite's cases do not tell apart are told apart by probing the
-engine (probe.py `separate`)."""
+engine (ties.py `separate`)."""
 from __future__ import annotations
 
 from typing import Any
@@ -80,7 +80,7 @@ FIVES_FIRST = ["[5|5]", "[6|6]", "[4|4]", "[3|3]", "[2|2]", "[1|1]", "[0|0]"]
 
 
 def test_opening_orders_the_cases_do_not_tell_apart_are_probed() -> None:
-    from fives.conformance.diagnose.probe import separate
+    from fives.conformance.diagnose.ties import separate
     from fives.profiles import alternative_overrides
 
     rules = dict(alternative_overrides(SN, "opening.order", BIG6))
@@ -103,7 +103,7 @@ def test_opening_orders_the_cases_do_not_tell_apart_are_probed() -> None:
 
 
 def test_the_reference_order_is_kept_when_the_engine_plays_it() -> None:
-    from fives.conformance.diagnose.probe import separate
+    from fives.conformance.diagnose.ties import separate
     from fives.profiles import alternative_overrides
 
     rules = dict(alternative_overrides(SN, "opening.order", FIVES_FIRST))

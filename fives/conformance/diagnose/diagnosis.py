@@ -175,7 +175,7 @@ def game_causes(d: Diagnosis, scorer: Scorer, chosen: tuple[Candidate, ...]) -> 
 
 def rechosen(d: Diagnosis, game: str, chosen: tuple[Candidate, ...]) -> None:
     """Take another set of causes for `game` that explains the same failures (a tie told apart
-    by probing the engine, probe.separate): its causes replace the game's, in their place."""
+    by probing the engine, ties.separate): its causes replace the game's, in their place."""
     scorer = d.scorers[game]
     at = next((i for i, c in enumerate(d.causes) if c.candidate.game == game), len(d.causes))
     d.causes = ([c for c in d.causes[:at] if c.candidate.game != game] + game_causes(d, scorer, chosen)

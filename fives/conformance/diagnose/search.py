@@ -120,10 +120,10 @@ class Scorer:
         self._layouts: list[tuple[Case, Any]] | None = None
         self.sets_tried = 0
         #: candidate name -> the candidates of the same dimension that explained as many when it
-        #: was taken (the cases at hand do not tell them apart: diagnose/probe.py `separate`)
+        #: was taken (the cases at hand do not tell them apart: diagnose/ties.py `separate`)
         self.ties: dict[str, list[Candidate]] = {}
         #: candidate name -> how many of the engine's answers to the requests that tell tied
-        #: candidates apart it agrees with (probe.py `separate`): ranks a tie in a later search
+        #: candidates apart it agrees with (ties.py `separate`): ranks a tie in a later search
         self.probed: dict[str, int] = {}
 
     def layout_neutral(self, c: Candidate) -> bool:
@@ -219,7 +219,7 @@ class OutOfTime(Exception):
 
 def _rank(c: Candidate, e: frozenset[str], probed: dict[str, int] | None = None) -> tuple[int, bool, int, str]:
     # most explained first; a rule variant before a mutant; then the one the engine's answers
-    # to the probes of a tie agree with most (probe.py `separate`); then by name (deterministic)
+    # to the probes of a tie agree with most (ties.py `separate`); then by name (deterministic)
     return -len(e), c.mutant is not None, -(probed or {}).get(c.name, 0), c.name
 
 
