@@ -10,7 +10,7 @@ from typing import Any, Callable
 
 from fives.conformance.cases.fixtures import Case
 from fives.conformance.cases.kinds import Kind
-from fives.conformance.diagnose.diagnosis import Diagnosis
+from fives.conformance.diagnose.diagnosis import Diagnosis, rechosen
 from fives.conformance.engines.drivers import Engine, Outcome
 
 #: a tie of causes (separate): the engine requests that tell the tied sets apart asked at
@@ -82,7 +82,6 @@ def separate(d: Diagnosis, engine: Engine, kinds: dict[str, Kind], deadline: flo
             say(f"{game}: {len(sets)} values of {c.path} explain as much; {asked} request(s) tell them apart, "
                 "the engine's answers nearest: " + ", ".join(f"{name} in {n}" for name, n in agree.items()))
             if best != c.name:
-                from fives.conformance.diagnose.diagnosis import rechosen
                 rechosen(d, game, sets[best])
 
 
