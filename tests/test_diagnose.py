@@ -168,6 +168,8 @@ def test_ctrl_c_in_the_search_keeps_the_causes_taken():
     class Scorer:  # explains one failure per candidate taken, then Ctrl-C on the third set
         game, failing = "horse-race", ["a", "b"]
         calls = 0
+        ties: dict = {}  # noqa: RUF012 - what the search records of a tie, and the probes' ranking
+        probed: dict = {}  # noqa: RUF012
 
         def explained(self, chosen, skip=frozenset()):
             self.calls += 1

@@ -185,3 +185,81 @@ def merge_by_relation(groups: list[FailureGroup]) -> list[FailureGroup]:
         key = f"{gs[0].key} (and {', '.join(g.key.split(':')[0] for g in gs[1:])}): {core}"
         out.append(FailureGroup(key, exs, clauses))
     return sorted(out, key=lambda g: (-g.count, g.key))
+
+
+#: cases of a cluster whose difference from the inferred rules is read (the first ones)
+RESIDUAL_SAMPLE = 25
+
+
+def residual_pattern(scorer: Scorer, chosen: tuple[Candidate, ...], r: CaseResult) -> str | None:
+    """The pattern of a failing case's first difference from the *inferred rules* (the base
+    with the chosen causes), not from the base: what the bug itself changes, once the rules
+    the engine plays by are taken into account. None when that cannot be read (an error the
+    engine sent, a set that does not answer, a perft row: its layout is bisected instead)."""
+    from fives.conformance.diagnose.search import stated
+    from fives.conformance.reports.explain import explain
+    from fives.conformance.reports.failures import difference_pattern
+
+    if r.status != "failed" or r.outcome is None or r.outcome.status != "ok" or r.case.kind == "perft":
+        return None
+    try:
+        out = scorer.engine(chosen).run(r.case)
+        if out.status != "ok":
+            return None
+        want = stated(r.case, out.answer)
+        how = scorer.kinds[r.case.kind].compare(want, r.outcome.answer)
+        if not how:
+            return None
+        diffs = explain(r.case.kind, want, r.outcome.answer, list(how))
+    except Exception:  # noqa: BLE001 - an answer the comparer chokes on has no pattern
+        return None
+    return difference_pattern(diffs[0]) if diffs else None
+
+
+def residual_roots(groups: list[FailureGroup], scorers: dict[str, Scorer],
+                   chosen: dict[str, tuple[Candidate, ...]]) -> dict[str, str]:
+    """Cluster key -> its most common first difference from the inferred rules (of its first
+    RESIDUAL_SAMPLE cases), for the clusters of a game with chosen causes; a cluster set apart
+    as a rule's (`, as RULE answers`) has none."""
+    from collections import Counter
+
+    out: dict[str, str] = {}
+    for g in groups:
+        game = g.explanations[0].result.case.game
+        if ", as " in g.key or not chosen.get(game) or game not in scorers:
+            continue
+        seen = Counter(p for ex in g.explanations[:RESIDUAL_SAMPLE]
+                       if (p := residual_pattern(scorers[game], chosen[game], ex.result)) is not None)
+        if seen:
+            out[g.key] = min(seen.items(), key=lambda kv: (-kv[1], kv[0]))[0]
+    return out
+
+
+def merge_by_residual(groups: list[FailureGroup], roots: dict[str, str]) -> list[FailureGroup]:
+    """Clusters whose cases differ from the inferred rules first in the same way are one bug
+    seen through the rules the engine plays by: a `continuation.enabled = false` engine whose
+    blocked draw keeps the turn shows `results[].continues: true -> false` against the seeds
+    in one case and `results[].turn_end: true -> false` in another, and a later action refused
+    (`error: unexpected`) in a third; against the inferred rules each first differs at
+    `results[].turn_end`. One cluster, keyed by the largest's pattern; largest first, then by key."""
+    by: dict[tuple[str, str], list[FailureGroup]] = {}
+    out: list[FailureGroup] = []
+    for g in groups:
+        root = roots.get(g.key)
+        if root is None:
+            out.append(g)
+        else:
+            by.setdefault((g.explanations[0].result.case.game, root), []).append(g)
+    for (_, root), gs in by.items():
+        if len(gs) == 1:
+            out.append(gs[0])
+            continue
+        gs = sorted(gs, key=lambda g: (-g.count, g.key))
+        cited: dict[str, int] = {}
+        for g in gs:
+            for c, k in g.clauses:
+                cited[c] = cited.get(c, 0) + k
+        key = f"{gs[0].key} (and {', '.join(g.key for g in gs[1:])}): under the inferred rules {root}"
+        out.append(FailureGroup(key, [ex for g in gs for ex in g.explanations],
+                                sorted(cited.items(), key=lambda kv: (-kv[1], kv[0]))))
+    return sorted(out, key=lambda g: (-g.count, g.key))

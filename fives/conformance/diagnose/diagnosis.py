@@ -58,6 +58,8 @@ class Diagnosis:
     described: dict[str, dict[str, Any]] = field(default_factory=dict)
     #: "cause NAME" / "cluster KEY" -> why its example is not (wholly) shrunk (probe.NOT_SHRUNK)
     shrink_notes: dict[str, str] = field(default_factory=dict)
+    #: game -> the causes chosen for it (the set, in the order taken)
+    chosen: dict[str, tuple[Candidate, ...]] = field(default_factory=dict, repr=False)
     #: cluster key (before merging) -> (its minimal case, its description, its note), for each
     #: cluster whose turn came: an extended search's clusters take them instead of asking again
     done: dict[str, tuple[Any, Any, Any]] = field(default_factory=dict, repr=False)
@@ -99,7 +101,8 @@ def diagnose(results: list[CaseResult], kinds: dict[str, Kind], games: list[str]
     results += [r for r in extra or [] if r.case.game in games]
     failing = [r for r in results if (r.status == "failed" or refused(r)) and r.known is None]
     passing = [r for r in results if r.status == "passed"]
-    from fives.conformance.diagnose.clusters import describe_cluster, form, merge_by_relation, near_rules
+    from fives.conformance.diagnose.clusters import (describe_cluster, form, merge_by_relation, merge_by_residual,
+                                                     near_rules, residual_roots)
     from fives.conformance.diagnose.inferred import inferred_candidates
 
     causes: list[Cause] = []
@@ -126,17 +129,11 @@ def diagnose(results: list[CaseResult], kinds: dict[str, Kind], games: list[str]
         d.stopped = d.stopped or stopped
         d.sets_tried += scorer.sets_tried
         near.update(near_rules(scorer, chosen, pool))
+        if chosen:
+            d.chosen[game] = chosen
         if not chosen:
             continue
-        by_id = {r.case.id: r for r in scorer.failing}
-        for cand, ids in zip(chosen, attribute(scorer, chosen)):
-            taken = sorted((by_id[i] for i in ids), key=lambda r: r.case.id)
-            if not taken:
-                continue
-            # the example shows this cause alone: the cause by itself answers as the engine did
-            alone = [r for r in taken if scorer.agrees((cand,), r)] or taken
-            fine = [r for r in alone if in_reach(d, r.case)] or alone
-            causes.append(Cause(cand, taken, min(fine, key=_size)))
+        causes += game_causes(d, scorer, chosen)
         together = scorer.explained(chosen)
         explained_ids |= together
         d.combined[game] = {**scorer.base, **{k: v for c in chosen for k, v in c.overrides.items()}}
@@ -149,12 +146,42 @@ def diagnose(results: list[CaseResult], kinds: dict[str, Kind], games: list[str]
     # a rule the search did not reach (the time ran out) forms clusters of its own; one it met
     # and left (it broke a passing case) is the engine's way only in part: a note on the cluster
     d.unexplained = merge_by_relation(form(rest, clauses, near if d.stopped == "time" else {}))
+    # clusters that differ from the inferred rules first in the same way: one bug (a game
+    # without causes has none to read: its clusters are by difference from the base already)
+    d.unexplained = merge_by_residual(d.unexplained, residual_roots(d.unexplained, d.scorers, d.chosen))
     d.described = {g.key: describe_cluster(g, near) for g in d.unexplained}
     errored = sum(1 for r in results if r.status == "errored" and r.known is None and r.case.id not in pooled)
     d.failing = len(failing) + errored
     d.requests["suite"] = sum(1 for r in results if r.status != "skipped" and r.case.file != "fuzz")
     d.seconds = time.monotonic() - t0
     return d
+
+
+def game_causes(d: Diagnosis, scorer: Scorer, chosen: tuple[Candidate, ...]) -> list[Cause]:
+    """The causes of one game's chosen set: each member with the failures it explains
+    (search.attribute) and the smallest reachable one it shows alone in."""
+    out = []
+    by_id = {r.case.id: r for r in scorer.failing}
+    for cand, ids in zip(chosen, attribute(scorer, chosen)):
+        taken = sorted((by_id[i] for i in ids), key=lambda r: r.case.id)
+        if not taken:
+            continue
+        # the example shows this cause alone: the cause by itself answers as the engine did
+        alone = [r for r in taken if scorer.agrees((cand,), r)] or taken
+        fine = [r for r in alone if in_reach(d, r.case)] or alone
+        out.append(Cause(cand, taken, min(fine, key=_size)))
+    return out
+
+
+def rechosen(d: Diagnosis, game: str, chosen: tuple[Candidate, ...]) -> None:
+    """Take another set of causes for `game` that explains the same failures (a tie told apart
+    by probing the engine, ties.separate): its causes replace the game's, in their place."""
+    scorer = d.scorers[game]
+    at = next((i for i, c in enumerate(d.causes) if c.candidate.game == game), len(d.causes))
+    d.causes = ([c for c in d.causes[:at] if c.candidate.game != game] + game_causes(d, scorer, chosen)
+                + [c for c in d.causes[at:] if c.candidate.game != game])
+    d.chosen[game] = chosen
+    d.combined[game] = {**scorer.base, **{k: v for c in chosen for k, v in c.overrides.items()}}
 
 
 def profile_yaml(d: Diagnosis, game: str) -> str:

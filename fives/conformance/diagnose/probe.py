@@ -221,8 +221,10 @@ def shrink_examples(d: Diagnosis, engine: Engine, kinds: dict[str, Kind], budget
     suite's cases. `earlier`: the diagnosis before the search was extended; what it shrank is
     taken, not asked again."""
     from fives.conformance.diagnose.clusters import first_parting, layout_of
+    from fives.conformance.diagnose.ties import separate
 
     say = note or (lambda s: None)
+    separate(d, engine, kinds, deadline, note)  # causes the cases at hand do not tell apart
     items: list[tuple[str, Any]] = [("cause", c) for c in d.causes] + [("cluster", g) for g in d.unexplained]
     if earlier is not None:
         items = [(what, x) for what, x in items if not _taken(d, earlier, what, x)]

@@ -119,6 +119,12 @@ class Scorer:
         self._impossible: set[tuple[str, ...]] = set()  # sets no profile can hold
         self._layouts: list[tuple[Case, Any]] | None = None
         self.sets_tried = 0
+        #: candidate name -> the candidates of the same dimension that explained as many when it
+        #: was taken (the cases at hand do not tell them apart: diagnose/ties.py `separate`)
+        self.ties: dict[str, list[Candidate]] = {}
+        #: candidate name -> how many of the engine's answers to the requests that tell tied
+        #: candidates apart it agrees with (ties.py `separate`): ranks a tie in a later search
+        self.probed: dict[str, int] = {}
 
     def layout_neutral(self, c: Candidate) -> bool:
         """Does the rule leave every layout answer as the base's (each evaluate and legal-placements
@@ -211,9 +217,10 @@ class OutOfTime(Exception):
     pass
 
 
-def _rank(c: Candidate, e: frozenset[str]) -> tuple[int, bool, str]:
-    # most explained first; a rule variant before a mutant; then by name (deterministic)
-    return -len(e), c.mutant is not None, c.name
+def _rank(c: Candidate, e: frozenset[str], probed: dict[str, int] | None = None) -> tuple[int, bool, int, str]:
+    # most explained first; a rule variant before a mutant; then the one the engine's answers
+    # to the probes of a tie agree with most (ties.py `separate`); then by name (deterministic)
+    return -len(e), c.mutant is not None, -(probed or {}).get(c.name, 0), c.name
 
 
 def _compatible(chosen: tuple[Candidate, ...], c: Candidate) -> bool:
@@ -243,13 +250,15 @@ def select(scorer: Scorer, pool: list[Candidate], say: Callable[[str], None],
                     e = scorer.explained(chosen + (c,), skip=explained)
                     if e:
                         singles.append((c, e))
-            singles.sort(key=lambda t: _rank(*t))
+            singles.sort(key=lambda t: _rank(*t, scorer.probed))
             step = None
             for c, e in singles:
                 check()
                 whole = scorer.explained(chosen + (c,))
                 if len(whole) > len(explained) and not scorer.breaks(chosen + (c,)):
                     step = ((c,), whole)
+                    scorer.ties[c.name] = [x for x, f in singles if x is not c and x.path is not None
+                                           and x.path == c.path and len(f) == len(e)]
                     break
             if step is None:  # no single rule is enough: two that only show together?
                 # one of the best singles with any other candidate (whose effect may show only
