@@ -25,6 +25,7 @@ files do not list is "unread", and a listed mutant that was killed is reported a
 `--only FILE` runs just the mutants listed (one a line); with `--base JSON` (an earlier run's
 `--json`) the table is that run with their statuses replaced: a hole closed after a full run
 is measured without running everything again.
+`--prune` drops the lines of mutants now killed from those files.
 `--keep DIR` keeps mutmut's working copy there (for benchmarks/mutation_hunt.py).
 `--sample N` runs N mutants drawn with `--seed` from the sorted list (the rest are "not
 checked"). `--expect-killed FILE` (one mutant name a line, `#` comments) runs just those and
@@ -143,6 +144,17 @@ def classified(rows: list[dict[str, object]], found: dict[str, str],
     return out, stale
 
 
+def prune(folder: Path, killed: set[str]) -> None:
+    """Drop the lines of `killed` mutants from the survivors files (comments stay)."""
+    for path in sorted(folder.glob("*.txt")):
+        lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+        kept = [ln for ln in lines if not ln.strip() or ln.startswith("#") or ln.split()[0] not in killed]
+        if kept != lines:
+            tmp = path.with_name(f".{path.name}.tmp")
+            tmp.write_text("".join(kept), encoding="utf-8")
+            os.replace(tmp, path)
+
+
 def read_names(path: Path) -> list[str]:
     return [ln.split("#", 1)[0].strip() for ln in path.read_text(encoding="utf-8").splitlines()
             if ln.split("#", 1)[0].strip()]
@@ -158,6 +170,7 @@ def main() -> int:
     ap.add_argument("--expect-killed", type=Path, help="run these mutants; exit 1 unless each is killed")
     ap.add_argument("--survivors", type=Path, default=SURVIVORS, help="the survivors' classes (one file a module)")
     ap.add_argument("--keep", type=Path, help="keep mutmut's working copy in this new folder")
+    ap.add_argument("--prune", action="store_true", help="drop the killed mutants' lines from the survivors files")
     ap.add_argument("--only", type=Path, help="run only these mutants (one name a line)")
     ap.add_argument("--base", type=Path, help="with --only: a --json of an earlier run; the table is that run's "
                                               "statuses with the mutants run now replaced")
@@ -202,7 +215,10 @@ def main() -> int:
         outside = sum(int(r["outside"]) for r in split)
         print(f"outside: {outside} of {total} mutants ({100 * outside / total:.1f}%)" if total else "")
         for n in stale:
-            print(f"mutation: {n}: killed now, but still listed in {args.survivors}", file=sys.stderr)
+            print(f"mutation: {n}: killed now, {'dropped from' if args.prune else 'but still listed in'} "
+                  f"{args.survivors}", file=sys.stderr)
+        if args.prune and stale:
+            prune(args.survivors, set(stale))
     if args.json:
         args.json.write_text(json.dumps({"modules": rows, "classified": split, "mutants": found}, indent=1, sort_keys=True) + "\n",
                              encoding="utf-8")
