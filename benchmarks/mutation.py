@@ -170,6 +170,7 @@ def main() -> int:
     ap.add_argument("--expect-killed", type=Path, help="run these mutants; exit 1 unless each is killed")
     ap.add_argument("--survivors", type=Path, default=SURVIVORS, help="the survivors' classes (one file a module)")
     ap.add_argument("--keep", type=Path, help="keep mutmut's working copy in this new folder")
+    ap.add_argument("--from-json", type=Path, help="run nothing: the table of an earlier run's --json")
     ap.add_argument("--prune", action="store_true", help="drop the killed mutants' lines from the survivors files")
     ap.add_argument("--only", type=Path, help="run only these mutants (one name a line)")
     ap.add_argument("--base", type=Path, help="with --only: a --json of an earlier run; the table is that run's "
@@ -181,6 +182,15 @@ def main() -> int:
             raise SystemExit(f"mutation: --module {m}: not one of {', '.join(CORE)}")
     if args.keep and args.keep.exists():
         raise SystemExit(f"mutation: --keep {args.keep}: already exists")
+    names = []
+    if args.from_json:
+        found = json.loads(args.from_json.read_text(encoding="utf-8"))["mutants"]
+    else:
+        found, names = run(args, modules)
+    return report(args, found, names)
+
+
+def run(args: argparse.Namespace, modules: list[str]) -> tuple[dict[str, str], list[str]]:
     with tempfile.TemporaryDirectory(prefix="fives-mutation-") as tmp:
         work = Path(tmp)
         copy_checkout(work, modules)
@@ -198,6 +208,10 @@ def main() -> int:
             found = {**base, **{n: found[n] for n in names if n in found}}
         if args.keep:
             shutil.copytree(work, args.keep, symlinks=True)
+    return found, names
+
+
+def report(args: argparse.Namespace, found: dict[str, str], names: list[str]) -> int:
     rows = table(found)
     head = ("module", "mutants", "killed", "survived", "no tests", "timeout", "score")
     print(" ".join(f"{h:>18}" for h in head))
