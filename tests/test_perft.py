@@ -14,6 +14,7 @@ import yaml
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import simple_evaluator as simple  # noqa: E402
+from walks import plain_walk  # noqa: E402
 
 import fives.perft as perft_module  # noqa: E402
 from fives.layout import IllegalPlacement, Layout, Placement  # noqa: E402
@@ -116,19 +117,6 @@ def test_parallel_equals_serial(monkeypatch: pytest.MonkeyPatch) -> None:
     assert done[-1] == (336, 336)  # split at the second ply: one unit per two-placement prefix
 
 
-def _plain_walk(layout: Layout, depth: int) -> tuple[int, int]:
-    """The obvious recursion over Placements, push and pop: what the int walker must equal."""
-    if depth == 0:
-        return 1, 0
-    nodes = points = 0
-    for p in layout.legal_placements([t for t in ALL_TILES if t not in layout]):
-        raw = layout.push(p)
-        n, s = (1, raw) if depth == 1 else _plain_walk(layout, depth - 1)
-        nodes, points = nodes + n, points + s
-        layout.pop()
-    return nodes, points
-
-
 @pytest.mark.parametrize("mutant", LAYOUT_MUTANTS, ids=lambda m: m.name)
 def test_one_walker_serves_mutant_layouts(mutant) -> None:
     cls = mutant.hooks()["layout"]
@@ -137,7 +125,7 @@ def test_one_walker_serves_mutant_layouts(mutant) -> None:
         layout = cls(load_rules(game))
         for r in start:
             layout.push(r)
-        want = _plain_walk(layout, 2)
+        want = plain_walk(layout, 2)
         assert perft(game, 2, start, layout_class=cls) == PerftResult(*want)
 
 

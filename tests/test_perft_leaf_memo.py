@@ -20,6 +20,7 @@ import yaml
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import simple_evaluator as simple  # noqa: E402
+from walks import plain_walk  # noqa: E402
 
 import fives.layout as layout_module  # noqa: E402
 from fives.conformance.cases.fixtures import default_roots, load_cases  # noqa: E402
@@ -49,17 +50,6 @@ def broken_layout(key: str) -> type[Layout]:
     namespace = dict(vars(layout_module))
     exec(src.replace(KEY, key).replace("memo = self._t.leaf_memo", "memo = self.own_memo"), namespace)
     return type("BrokenMemo", (Layout,), {"leaf_counts": namespace["leaf_counts"], "own_memo": {}})
-
-
-def plain_walk(layout: Layout, depth: int) -> tuple[int, int]:
-    """Every sequence placed and undone through `push`/`pop`: no leaf memo, no leaf_counts."""
-    nodes = points = 0
-    for p in layout.legal_placements([t for t in ALL_TILES if t not in layout]):
-        raw = layout.push(p)
-        n, s = (1, raw) if depth == 1 else plain_walk(layout, depth - 1)
-        nodes, points = nodes + n, points + s
-        layout.pop()
-    return nodes, points
 
 
 def test_the_layouts_leave_one_tile_for_two_values() -> None:

@@ -131,16 +131,10 @@ def merge_by_root(groups: list[FailureGroup], described: dict[str, dict[str, Any
         if len(gs) == 1:
             out.append(gs[0])
             continue
-        gs = sorted(gs, key=lambda g: (-g.count, g.key))
-        cited: dict[str, int] = {}
+        merged = _joined(gs, f"layouts part at {root}")
+        out.append(merged)
         for g in gs:
-            for c, k in g.clauses:
-                cited[c] = cited.get(c, 0) + k
-        key = f"{gs[0].key} (and {', '.join(g.key for g in gs[1:])}): layouts part at {root}"
-        out.append(FailureGroup(key, [ex for g in gs for ex in g.explanations],
-                                sorted(cited.items(), key=lambda kv: (-kv[1], kv[0]))))
-        for g in gs:
-            moved[g.key] = key
+            moved[g.key] = merged.key
     return sorted(out, key=lambda g: (-g.count, g.key)), moved
 
 
@@ -254,12 +248,18 @@ def merge_by_residual(groups: list[FailureGroup], roots: dict[str, str]) -> list
         if len(gs) == 1:
             out.append(gs[0])
             continue
-        gs = sorted(gs, key=lambda g: (-g.count, g.key))
-        cited: dict[str, int] = {}
-        for g in gs:
-            for c, k in g.clauses:
-                cited[c] = cited.get(c, 0) + k
-        key = f"{gs[0].key} (and {', '.join(g.key for g in gs[1:])}): under the inferred rules {root}"
-        out.append(FailureGroup(key, [ex for g in gs for ex in g.explanations],
-                                sorted(cited.items(), key=lambda kv: (-kv[1], kv[0]))))
+        out.append(_joined(gs, f"under the inferred rules {root}"))
     return sorted(out, key=lambda g: (-g.count, g.key))
+
+
+def _joined(gs: list[FailureGroup], why: str) -> FailureGroup:
+    """Clusters of one bug as one: the largest's key first, the others named, then why they
+    are one; their cases together and their clauses summed."""
+    gs = sorted(gs, key=lambda g: (-g.count, g.key))
+    cited: dict[str, int] = {}
+    for g in gs:
+        for c, k in g.clauses:
+            cited[c] = cited.get(c, 0) + k
+    key = f"{gs[0].key} (and {', '.join(g.key for g in gs[1:])}): {why}"
+    return FailureGroup(key, [ex for g in gs for ex in g.explanations],
+                        sorted(cited.items(), key=lambda kv: (-kv[1], kv[0])))
