@@ -47,7 +47,7 @@ def test_a_misreading_named_exits_1_and_the_check_line_makes_no_promise(tmp_path
     r = diagnose("--engine", f"{PY} -m fives serve --mutant opening-double-counted-twice", "--game",
                  "american-sniff", "--kind", "evaluate", "--fuzz", "0", "--out", str(out))
     assert r.returncode == 1, r.stdout + r.stderr  # named, but a bug: the engine does not conform
-    assert "cause: mutant opening-double-counted-twice (american-sniff): explains 54 failing case(s)" in r.stdout
+    assert "cause: mutant opening-double-counted-twice (american-sniff): explains 55 failing case(s)" in r.stdout
     assert "a known misreading of the rules, not a way to play: the engine's bug" in r.stdout
     assert "check:" not in r.stderr  # no rule cause: no profile to check
     d = json.loads((out / "diagnosis.json").read_text())
@@ -73,7 +73,7 @@ def test_without_mutants_the_misreading_is_one_cluster_in_values_shrunk_and_bise
                  "american-sniff", "--kind", "evaluate", "--fuzz", "0", "--no-mutants", "--json")
     assert r.returncode == 1, r.stderr
     (g,) = json.loads(r.stdout)["unexplained"]
-    assert g["cases"] == 54 and g["group"] == "scores[]: number -> number (and contributions[].value): got = 2 × expected"
-    assert (g["label"], g["relation"]) == ("scores[]: expected 10, got 20", "got = 2 × expected in 54 of 54")
+    assert g["cases"] == 55 and g["group"] == "scores[]: number -> number (and contributions[].value, sum): got = 2 × expected"
+    assert (g["label"], g["relation"]) == ("scores[]: expected 10, got 20", "got = 2 × expected in 55 of 55")
     assert g["parting"]["placement"] == 1 and g["parting"]["tile"] == "[5|5]"
     assert g["example"].startswith("DX-SN-evaluate-") and g["shrunk"] == "shrunk"

@@ -140,13 +140,13 @@ def test_what_the_budget_left_undone_is_said_never_none_smaller_was_found() -> N
     kinds = load_kinds()
     cases = [c for c in load_cases() if c.game == "american-sniff" and c.rules is None and c.kind == "evaluate"]
     d = dx.diagnose(run_cases(engine, cases, kinds), kinds, ["american-sniff"], mutants=False)
-    assert len(d.unexplained) == 1 and d.unexplained[0].count == 54  # scores[] and contributions[]: one relation
+    assert len(d.unexplained) == 1 and d.unexplained[0].count == 55  # scores[] and contributions[]: one relation
     shrink_examples(d, engine, kinds, deadline=time.monotonic() - 1)
     key = d.unexplained[0].key
     assert d.shrink_notes == {f"cluster {key}": NOT_SHRUNK["time"]} and d.clusters == {}
     text = "\n".join(dx.lines(d))
     assert "not shrunk: the time budget was spent before its turn" in text and "none smaller" not in text
-    assert "values: scores[]: expected 10, got 20; got = 2 × expected in 54 of 54" in text
+    assert "values: scores[]: expected 10, got 20; got = 2 × expected in 55 of 55" in text
     shrink_examples(d, engine, kinds)  # with time: shrunk, to the layout up to where it parts
     (case,) = d.clusters.values()
     assert case["kind"] == "evaluate" and len(case["input"]["placements"]) == 1
