@@ -228,7 +228,7 @@ def test_an_externally_killed_worker_does_not_hang_the_run(tmp_path: Path) -> No
         from fives.support.distribute import map_ordered
 
         def unit(n):
-            os.write(2, f"start {n} {os.getpid()}\n".encode())  # one write: two workers' lines never interleave
+            os.write(2, f"start {n} {os.getpid()}\\n".encode())  # one write: two workers' lines never interleave
             time.sleep(0.5)
             return n * 10
 
