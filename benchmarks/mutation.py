@@ -156,7 +156,8 @@ def prune(folder: Path, killed: set[str]) -> None:
 
 
 def read_names(path: Path) -> list[str]:
-    return [ln.split("#", 1)[0].strip() for ln in path.read_text(encoding="utf-8").splitlines()
+    """Mutant names, one a line: `name` or `name: status` (as `mutmut results` prints), `#` comments."""
+    return [ln.split("#", 1)[0].split(":", 1)[0].strip() for ln in path.read_text(encoding="utf-8").splitlines()
             if ln.split("#", 1)[0].strip()]
 
 
@@ -211,20 +212,20 @@ def run(args: argparse.Namespace, modules: list[str]) -> tuple[dict[str, str], l
     return found, names
 
 
-def report(args: argparse.Namespace, found: dict[str, str], names: list[str]) -> int:
-    rows = table(found)
-    head = ("module", "mutants", "killed", "survived", "no tests", "timeout", "score")
+def print_rows(head: tuple[str, ...], rows: list[dict[str, object]]) -> None:
     print(" ".join(f"{h:>18}" for h in head))
     for r in rows:
         print(" ".join(f"{str(r[h]):>18}" for h in head))
+
+
+def report(args: argparse.Namespace, found: dict[str, str], names: list[str]) -> int:
+    rows = table(found)
+    print_rows(("module", "mutants", "killed", "survived", "no tests", "timeout", "score"), rows)
     classes = read_classes(args.survivors) if args.survivors.is_dir() else {}
     split, stale = classified(rows, found, classes)
     if classes:
-        head2 = ("module", "mutants", "killed", *CLASSES, "unread", "score")
         print("\nsurvivors by class (score = killed / (mutants - equivalent - outside)):")
-        print(" ".join(f"{h:>18}" for h in head2))
-        for r in split:
-            print(" ".join(f"{str(r[h]):>18}" for h in head2))
+        print_rows(("module", "mutants", "killed", *CLASSES, "unread", "score"), split)
         total = sum(int(r["mutants"]) for r in split)
         outside = sum(int(r["outside"]) for r in split)
         print(f"outside: {outside} of {total} mutants ({100 * outside / total:.1f}%)" if total else "")

@@ -35,11 +35,16 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import yaml
+
 ROOT = Path(__file__).resolve().parents[1]
 CHUNK = 25
+#: a picked case's keys, in the order the fixture files write them
+CASE_KEYS = ("id", "kind", "game", "clauses", "source", "description", "rules", "input", "expect")
 
 
 def _mutation_module() -> Any:
@@ -50,15 +55,6 @@ def _mutation_module() -> Any:
     return mod
 
 
-def read_names(path: Path) -> list[str]:
-    out = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        line = line.split("#", 1)[0].strip()
-        if line:
-            out.append(line.split(":", 1)[0].strip())
-    return out
-
-
 # ---------------------------------------------------------------- the inner process (mutants/ imported)
 
 def key(case: Any) -> str:
@@ -67,7 +63,6 @@ def key(case: Any) -> str:
 
 
 def _inner(args: argparse.Namespace) -> int:
-    import dataclasses
     import random
 
     sys.path.insert(0, str(Path.cwd() / "mutants"))
@@ -78,7 +73,6 @@ def _inner(args: argparse.Namespace) -> int:
     from fives.conformance.cases.kinds import load_kinds
     from fives.conformance.engines.drivers import ReferenceEngine
     from fives.conformance.runner import run_cases
-    from fives.profiles import load_profile, make_profile, shipped_profiles
 
     assert "mutants" in Path(fives.__file__).parts, fives.__file__
     test = _mutation_test_module()
@@ -95,18 +89,6 @@ def _inner(args: argparse.Namespace) -> int:
     for cases in by_kind.values():  # a fixed shuffle: a hole shows early in a mixed pool
         random.Random(0).shuffle(cases)
 
-    def rebuilt(cases: list[Any]) -> list[Any]:
-        # a case's profile is built when the pool loads; build it again so a profiles mutant is live
-        out = []
-        for c in cases:
-            if c.rules is not None:
-                p = c.rules
-                q = (load_profile(p.name) if p.name in shipped_profiles()
-                     else make_profile(c.game, dict(p.overrides), p.name, p.source))
-                c = dataclasses.replace(c, rules=q)
-            out.append(c)
-        return out
-
     # pass 1: which kinds reach which function (mutmut's own call recording, kept here)
     reach: dict[str, set[str]] = {}
     current: list[str] = [""]
@@ -114,15 +96,15 @@ def _inner(args: argparse.Namespace) -> int:
     def record(name: str, caller: str | None = None) -> None:
         reach.setdefault(name, set()).add(current[0])
 
-    trampoline.record_trampoline_hit = record  # type: ignore[assignment]
+    trampoline.record_trampoline_hit = record  # type: ignore[attr-defined]
     os.environ["MUTANT_UNDER_TEST"] = "stats"
     for kind in sorted(by_kind):
         current[0] = kind
         test._empty_caches()
-        run_cases(ReferenceEngine(), rebuilt(by_kind[kind]), kinds_data)
+        run_cases(ReferenceEngine(), test.loaded_again(by_kind[kind]), kinds_data)
     os.environ["MUTANT_UNDER_TEST"] = ""
 
-    names = read_names(Path(args.names_file))
+    names = _mutation_module().read_names(Path(args.names_file))
     results: dict[str, Any] = {}
     running: dict[int, tuple[str, int, float]] = {}
     todo = list(names)
@@ -133,24 +115,20 @@ def _inner(args: argparse.Namespace) -> int:
         os.environ["MUTANT_UNDER_TEST"] = name
         signal.alarm(int(args.timeout))
         test._empty_caches()
-        if hasattr(test, "_rebuild_import_tables"):
-            test._rebuild_import_tables()
-        profiles = name.startswith("fives.profiles.")
+        test._rebuild_import_tables()
         for kind in kinds:
-            cases = by_kind[kind]
+            cases = test.loaded_again(by_kind[kind])  # the measure's own way: profiles built under the mutant
             for i in range(0, len(cases), CHUNK):
-                chunk = rebuilt(cases[i:i + CHUNK]) if profiles else cases[i:i + CHUNK]
-                failing = [key(r.case) for r in run_cases(ReferenceEngine(), chunk, kinds_data) if r.status != "passed"]
+                failing = [key(r.case) for r in run_cases(ReferenceEngine(), cases[i:i + CHUNK], kinds_data)
+                           if r.status != "passed"]
                 if failing:
                     os.write(w, json.dumps(failing).encode())
                     os._exit(1)
         os._exit(0)
 
-    def reap(block: bool) -> None:
+    def reap() -> None:
         nonlocal done
-        pid, status = os.waitpid(-1, 0 if block else os.WNOHANG)
-        if pid == 0:
-            return
+        pid, status = os.waitpid(-1, 0)
         name, r, started = running.pop(pid)
         data = b""
         while chunk := os.read(r, 65536):
@@ -190,7 +168,7 @@ def _inner(args: argparse.Namespace) -> int:
             os.close(w)
             running[pid] = (name, r, time.monotonic())
         if running:
-            reap(block=True)
+            reap()
     Path(args.json).write_text(json.dumps({"pool": [str(p) for p in args.pool], "mutants": results},
                                           indent=1, sort_keys=True) + "\n", encoding="utf-8")
     return 0
@@ -207,21 +185,13 @@ def _mutation_test_module() -> Any:
 
 # ---------------------------------------------------------------- the cover
 
-def yaml_dumper() -> Any:
-    import yaml
-
-    return yaml.SafeDumper
-
-
-class _NoAliases(yaml_dumper()):  # type: ignore[misc]
+class _NoAliases(yaml.SafeDumper):
     def ignore_aliases(self, data: Any) -> bool:
         return True
 
 
 def cover(result: dict[str, Any], pool: list[Path], out: Path) -> None:
     """Greedy set cover of the killed mutants by pool cases; the chosen cases, as fixture files."""
-    import yaml
-
     killers = {n: set(r["cases"]) for n, r in result["mutants"].items() if r["verdict"] == "killed"}
     chosen: list[str] = []
     left = dict(killers)
@@ -252,15 +222,16 @@ def cover(result: dict[str, Any], pool: list[Path], out: Path) -> None:
                     raw = dict(raw)
                     if rules is not None:  # a shipped profile by name, any other written out (spec/fixtures.md)
                         raw["rules"] = name if name in shipped else rules
-                    # the ID: a digest of the question and, for a profile's case, the profile too
-                    raw["id"] = "M-" + raw["id"].removeprefix("G-") if rules is None else \
-                        "M-" + raw["id"].removeprefix("G-").rsplit("-", 1)[0] + "-" + \
-                        hashlib.sha256(k.encode()).hexdigest()[:12]
+                    # the ID: the golden digest of the question; for a profile's case, a digest of
+                    # the question and the profile (golden IDs leave the profile out)
+                    stem, digest = raw["id"].removeprefix("G-").rsplit("-", 1)
+                    if rules is not None:
+                        digest = hashlib.sha256(k.encode()).hexdigest()[:12]
+                    raw["id"] = f"M-{stem}-{digest}"
                     raw["source"] = {"derived": f"{raw['source']['derived']}; kept by benchmarks/mutation_hunt.py: "
                                      f"it fails under {killed} mutant(s) of the rules core that the rest of the "
                                      "suite lets pass"}
-                    order = ("id", "kind", "game", "clauses", "source", "description", "rules", "input", "expect")
-                    files.setdefault(raw["game"], []).append({k: raw[k] for k in order if k in raw})
+                    files.setdefault(raw["game"], []).append({f: raw[f] for f in CASE_KEYS if f in raw})
     out.mkdir(parents=True, exist_ok=True)
     for game, cases in sorted(files.items()):
         cases.sort(key=lambda c: c["id"])
@@ -301,7 +272,7 @@ def main() -> int:
             work.mkdir(parents=True, exist_ok=True)
             mut.copy_checkout(work, list(mut.CORE))
             mut.mutmut(work, "run", "--max-children", "1", "no-such-mutant")
-        names = read_names(args.names) if args.names else sorted(mut.statuses(work))
+        names = mut.read_names(args.names) if args.names else sorted(mut.statuses(work))
         fd, tmp_names = tempfile.mkstemp(prefix="fives-hunt-", suffix=".txt")  # several hunts may share DIR
         os.close(fd)
         names_file = Path(tmp_names)
@@ -316,9 +287,7 @@ def main() -> int:
         if r.returncode:
             return r.returncode
     result = json.loads(args.json.read_text(encoding="utf-8"))
-    counts: dict[str, int] = {}
-    for r in result["mutants"].values():
-        counts[r["verdict"]] = counts.get(r["verdict"], 0) + 1
+    counts = Counter(r["verdict"] for r in result["mutants"].values())
     print("hunt:", ", ".join(f"{v} {n}" for v, n in sorted(counts.items())))
     if args.cover:
         cover(result, pool, args.cover)

@@ -57,27 +57,26 @@ def _rebuild_import_tables() -> None:
             getattr(module, table)[:] = getattr(module, builder)()
 
 
-def _loaded_again(kind: str) -> list:
-    """The kind's cases, with every file whose cases carry a rule profile (or record one, as a
-    perft table made under --rules does) read again here: loading is where fives.profiles
-    builds a case's profile (names, nested and quoted forms, digests, recorded tables), and it
-    happens before the tool switches a mutant on. A file that no longer loads fails the test."""
-    cases = [c for c in CASES if c.kind == kind]
+def loaded_again(cases: list) -> list:
+    """`cases`, with every file whose cases carry a rule profile (or record one, as a perft
+    table made under --rules does) read again here, under a fives.profiles mutant (and in the
+    tool's "stats" pass): loading is where fives.profiles builds a case's profile (names, nested
+    and quoted forms, digests, recorded tables), and it happens before the tool switches a mutant
+    on. A file that no longer loads fails the test. Each file is read on its own, so the same ID
+    in two files (benchmarks/mutation_hunt.py's pools) stays two cases."""
     mutant = os.environ.get("MUTANT_UNDER_TEST", "")
     if mutant != "stats" and not mutant.startswith("fives.profiles."):
         return cases
-    files = sorted({c.file for c in cases if c.rules is not None})
-    if not files:
-        return cases
-    fresh = {c.id: c for c in load_cases([paths.ROOT / f for f in files], cache=False)}
-    return [fresh.get(c.id, c) for c in cases]
+    fresh = {(c.file, c.id): c for f in sorted({c.file for c in cases if c.rules is not None})
+             for c in load_cases([paths.ROOT / f], cache=False)}
+    return [fresh.get((c.file, c.id), c) for c in cases]
 
 
 @pytest.mark.parametrize("kind", sorted({c.kind for c in CASES}))
 def test_the_suite_passes(kind: str) -> None:
     _empty_caches()
     _rebuild_import_tables()
-    cases = _loaded_again(kind)
+    cases = loaded_again([c for c in CASES if c.kind == kind])
     results = run_cases(ReferenceEngine(), cases, KINDS)
     wrong = [f"{r.case.id}: {r.status}" for r in results if r.status != "passed"]
     assert not wrong, wrong[:5]
