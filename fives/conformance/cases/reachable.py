@@ -27,12 +27,6 @@ from fives.tiles import ALL_TILES, Tile, parse_tile
 TILES = len(ALL_TILES)
 
 
-def _reserve(rules: GameRules, players: int) -> int:
-    """Boneyard tiles never drawn (a variant's reserve; by number of players)."""
-    r = getattr(rules, "boneyard_reserve", 0)
-    return int(r.get(players, 0)) if isinstance(r, dict) else int(r or 0)
-
-
 def _opening_any(rules: GameRules) -> bool:
     return getattr(rules, "opening_requires", "any") == "any"
 
@@ -190,6 +184,7 @@ def turn_problems(rules: GameRules, input: dict[str, Any]) -> list[str]:
     layout, raws = built
     out = []
     h, p = config.hand_size, config.players
+    reserve = rules.boneyard_reserve.get(p, 0)  # boneyard tiles never drawn
     sizes = [len(x) for x in hands if x is not None]
     listed = len(layout) + sum(sizes) + len(bone)
     if listed != TILES:
@@ -198,8 +193,8 @@ def turn_problems(rules: GameRules, input: dict[str, Any]) -> list[str]:
         if n == 0:
             out.append(f"seat {s} holds no tile: the hand would have ended when it went out")
     drawn_total = len(layout) + sum(sizes) - p * h  # tiles that left the boneyard
-    if len(bone) < _reserve(rules, p):
-        out.append(f"a boneyard of {len(bone)}: {_reserve(rules, p)} tiles are never drawn")
+    if len(bone) < reserve:
+        out.append(f"a boneyard of {len(bone)}: {reserve} tiles are never drawn")
     if drawn_total < 0:
         out.append(f"the layout and hands hold {len(layout) + sum(sizes)} tiles, fewer than the {p * h} dealt")
     placed_min = [max(0, h - n) for n in sizes]
@@ -217,7 +212,7 @@ def turn_problems(rules: GameRules, input: dict[str, Any]) -> list[str]:
         have = sum(s for s in input["scores"] if isinstance(s, int))
         if have < scored:
             out.append(f"the layout's placements scored {scored} points this hand, the scores add up to {have}")
-    if len(layout) and len(bone) <= _reserve(rules, p) and _blocked_at_once(rules) \
+    if len(layout) and len(bone) <= reserve and _blocked_at_once(rules) \
             and not any(layout.can_place(t) for hand in hands if hand for t in hand):
         out.append("no seat can place and the boneyard is spent: the hand would have ended blocked")
     return out
@@ -238,7 +233,7 @@ def settle_problems(rules: GameRules, input: dict[str, Any]) -> list[str]:
         every = [t for x in hands if x is not None for t in x]
         if len(set(every)) < len(every):
             out.append("a tile remains in two places: every tile of the set is dealt once")
-        placed = TILES - _reserve(rules, config.players) - len(every)
+        placed = TILES - rules.boneyard_reserve.get(config.players, 0) - len(every)
         for s, x in enumerate(hands):
             if s != gone and not x:
                 out.append(f"seat {s} holds no tile, yet "
