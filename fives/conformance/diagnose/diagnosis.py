@@ -129,14 +129,13 @@ def diagnose(results: list[CaseResult], kinds: dict[str, Kind], games: list[str]
         d.stopped = d.stopped or stopped
         d.sets_tried += scorer.sets_tried
         near.update(near_rules(scorer, chosen, pool))
-        if chosen:
-            d.chosen[game] = chosen
         if not chosen:
             continue
+        d.chosen[game] = chosen
         causes += game_causes(d, scorer, chosen)
         together = scorer.explained(chosen)
         explained_ids |= together
-        d.combined[game] = {**scorer.base, **{k: v for c in chosen for k, v in c.overrides.items()}}
+        d.combined[game] = combined(scorer, chosen)
         d.combined_explained += len(together)
         d.combined_broken += scorer.broken(chosen)
     d.causes = causes
@@ -181,7 +180,12 @@ def rechosen(d: Diagnosis, game: str, chosen: tuple[Candidate, ...]) -> None:
     d.causes = ([c for c in d.causes[:at] if c.candidate.game != game] + game_causes(d, scorer, chosen)
                 + [c for c in d.causes[at:] if c.candidate.game != game])
     d.chosen[game] = chosen
-    d.combined[game] = {**scorer.base, **{k: v for c in chosen for k, v in c.overrides.items()}}
+    d.combined[game] = combined(scorer, chosen)
+
+
+def combined(scorer: Scorer, chosen: tuple[Candidate, ...]) -> dict[str, Any]:
+    """The rules a game's chosen causes make of its base: every override of theirs on it."""
+    return {**scorer.base, **{k: v for c in chosen for k, v in c.overrides.items()}}
 
 
 def profile_yaml(d: Diagnosis, game: str) -> str:
