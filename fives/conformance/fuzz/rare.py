@@ -17,8 +17,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from fives.conformance.fuzz.small import _scores, small_state, turn_state
-from fives.conformance.golden.play import _config, _turn_case
+from fives.conformance.fuzz.small import _scores, small_state
+from fives.conformance.golden.play import _config, _turn_case, turn_state
 from fives.moves import Placement
 from fives.match import DRAW, PASS, PLACE, Action, IllegalAction, Match, Outcome
 from fives.rules import GameRules

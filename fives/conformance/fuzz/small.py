@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from fives.conformance.golden.play import _config, _turn_case
+from fives.conformance.golden.play import _config, _turn_case, turn_state
 from fives.conformance.cases.reachable import problems
 from fives.layout import Layout
 from fives.match import DRAW, PASS, PLACE, Action, IllegalAction, Match
@@ -78,19 +78,6 @@ def small_state(rng: random.Random, rules: GameRules, late: bool = False,
     except (IllegalAction, ValueError):
         return None
     return match, turn_state(match, players, partners), toward_zero
-
-
-def turn_state(match: Match, players: int, partners: bool) -> dict[str, Any]:
-    """The `turn` input of the match as it stands (no actions yet)."""
-    state: dict[str, Any] = {"players": players, "partnerships": partners, "scores": list(match.scores),
-                             "layout": [p.to_dict() for p in match.layout.history()],
-                             "hands": [[str(t) for t in hand] for hand in match.hands],
-                             "boneyard": [str(t) for t in match.boneyard], "seat": match.to_act}
-    if match.continuing:
-        state["continuing"] = True
-    if match.drawn is not None:
-        state["drawn"] = str(match.drawn)
-    return state
 
 
 def late_turn(rng: random.Random, rules: GameRules) -> dict[str, Any] | None:

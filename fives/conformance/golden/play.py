@@ -37,15 +37,26 @@ def _turns(rng: random.Random, rules: GameRules, players: int, partners: bool) -
         actions: list[dict[str, Any]] = []
         while match.in_hand:
             if state is None:
-                state = {"players": players, "partnerships": partners, "scores": list(match.scores),
-                         "layout": [p.to_dict() for p in match.layout.history()],
-                         "hands": [[str(t) for t in h] for h in match.hands],
-                         "boneyard": [str(t) for t in match.boneyard], "seat": match.to_act}
+                state = turn_state(match, players, partners)
             out = play_one(match, strategies, actions)
             if out.turn_end or not match.in_hand:
                 turns += 1
                 yield state, actions
                 state, actions = None, []
+
+
+def turn_state(match: Match, players: int, partners: bool) -> dict[str, Any]:
+    """The `turn` input of the match as it stands (no actions yet): at a turn's start, or in
+    the middle of one (a continuation owed, a drawn tile pending)."""
+    state: dict[str, Any] = {"players": players, "partnerships": partners, "scores": list(match.scores),
+                             "layout": [p.to_dict() for p in match.layout.history()],
+                             "hands": [[str(t) for t in hand] for hand in match.hands],
+                             "boneyard": [str(t) for t in match.boneyard], "seat": match.to_act}
+    if match.continuing:
+        state["continuing"] = True
+    if match.drawn is not None:
+        state["drawn"] = str(match.drawn)
+    return state
 
 
 def play_one(match: Match, strategies: Any, actions: list[dict[str, Any]]) -> Any:

@@ -12,7 +12,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from fives.conformance.golden.play import play_one
+from fives.conformance.golden.play import play_one, turn_state
 from fives.match import DRAW, PASS, PLACE, Match, Outcome  # re-exported for reached.py
 from fives.rules import GameRules
 from fives.settlement import BLOCKED, MatchConfig, configure
@@ -60,13 +60,6 @@ def choose_config(rng: random.Random, rules: GameRules, partnerships: bool | Non
     return rng.choice(options)
 
 
-def _state(match: Match, players: int, partners: bool) -> dict[str, Any]:
-    return {"players": players, "partnerships": partners, "scores": list(match.scores),
-            "layout": [p.to_dict() for p in match.layout.history()],
-            "hands": [[str(t) for t in h] for h in match.hands],
-            "boneyard": [str(t) for t in match.boneyard], "seat": match.to_act}
-
-
 def play(rng: random.Random, rules: GameRules, players: int, partners: bool, max_hands: int = MAX_HANDS) -> Played:
     """One whole seeded self-play match (at most `max_hands` hands)."""
     config = configure(rules, players, partners)
@@ -82,7 +75,7 @@ def play(rng: random.Random, rules: GameRules, players: int, partners: bool, max
         outcomes: list[Outcome] = []
         while match.in_hand:
             if state is None:
-                state = _state(match, players, partners)
+                state = turn_state(match, players, partners)
             o = play_one(match, strategies, actions)
             outcomes.append(o)
             if o.settlement is not None:
