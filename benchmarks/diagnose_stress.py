@@ -76,13 +76,18 @@ def big(seconds: float) -> int:
     return 1 if wrong else 0
 
 
+def seeds_suite() -> dict[str, list]:
+    """Per game, the default suite's cases under the seeds' rules (no slow perft row)."""
+    return {g: [c for c in load_cases() if c.game == g and c.rules is None and "slow" not in c.tags]
+            for g in ("horse-race", "american-sniff")}
+
+
 def two_bugs(engines: int, seed: int) -> int:
     """Two misreadings on one profile: are they kept apart?"""
     from fives.conformance.cases.fixtures import Case
 
     kinds = load_kinds()
-    suite = {g: [c for c in load_cases() if c.game == g and c.rules is None and "slow" not in c.tags]
-             for g in ("horse-race", "american-sniff")}
+    suite = seeds_suite()
     bugs = [m for m in all_mutants() if not m.variant]
     rng = random.Random(seed)
     good = same_pattern = 0
@@ -131,7 +136,7 @@ def two_bugs(engines: int, seed: int) -> int:
 
 def main() -> int:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--engines", type=int, default=40)
+    ap.add_argument("--engines", type=int, help="engines to diagnose (default 40; 10 with --two-bugs)")
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--big", action="store_true", help="misreadings with 600+ failures, through the protocol")
     ap.add_argument("--seconds", type=float, default=170.0, help="with --big: diagnose's --seconds (its default)")
@@ -140,15 +145,15 @@ def main() -> int:
     if args.big:
         return big(args.seconds)
     if args.two_bugs:
-        return two_bugs(args.engines if args.engines != 40 else 10, args.seed)
+        return two_bugs(args.engines or 10, args.seed)
     kinds = load_kinds()
-    suite = {g: [c for c in load_cases() if c.game == g and c.rules is None and "slow" not in c.tags]
-             for g in ("horse-race", "american-sniff")}
+    suite = seeds_suite()
     bugs = [m for m in all_mutants() if not m.variant]
     rng = random.Random(args.seed)
     exact = with_bug = bug_kept = 0
     t_all = time.monotonic()
-    for i in range(args.engines):
+    engines = args.engines or 40
+    for i in range(engines):
         game = rng.choice(sorted(suite))
         prof = random_profile(rng, game, rng.randint(1, 3))
         bug = rng.choice(bugs) if i % 2 else None
@@ -170,7 +175,7 @@ def main() -> int:
         print(f"{i} {game}: planted {json.dumps(dict(prof.overrides), sort_keys=True, default=str)}; "
               f"{'exact' if ok else 'named ' + json.dumps(named, sort_keys=True, default=str)}{note}; "
               f"{time.monotonic() - t0:.1f} s", flush=True)
-    print(f"{exact} of {args.engines} named exactly; {bug_kept} of {with_bug} bugs left unexplained; "
+    print(f"{exact} of {engines} named exactly; {bug_kept} of {with_bug} bugs left unexplained; "
           f"{time.monotonic() - t_all:.0f} s")
     return 0
 
