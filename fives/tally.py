@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from fives.support.moved import moved_names
+
 
 STROKE_POINTS = 5  # SN-RECORD-1: each stroke is 5 raw points
 SYMBOL_STROKES = 10  # the 50-point symbol: large X (2 strokes) + four small x (2 each)
@@ -95,16 +97,6 @@ def crib_position(score: int, target: int) -> CribPosition:
 
 #: The text pictures of the records moved to fives.draw.tally_text (a picture is no rule: the
 #: mutation measure of the rules core, benchmarks/mutation.py, leaves it out); the old names
-#: still work, with a DeprecationWarning.
-_MOVED = ("symbol_text", "sniff_text", "crib_text", "tally_text")
-
-
-def __getattr__(name: str) -> object:
-    if name in _MOVED:
-        import importlib
-        import warnings
-
-        moved = importlib.import_module("fives.draw.tally_text")  # by name: the core never imports a picture
-        warnings.warn(f"fives.tally.{name} moved to fives.draw.tally_text.{name}", DeprecationWarning, stacklevel=2)
-        return getattr(moved, name)
-    raise AttributeError(f"module 'fives.tally' has no attribute {name!r}")
+#: still work, with a DeprecationWarning (by name: the core never imports a picture).
+__getattr__ = moved_names("fives.tally", "fives.draw.tally_text",
+                          ("symbol_text", "sniff_text", "crib_text", "tally_text"), deprecated=True)

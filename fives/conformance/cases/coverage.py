@@ -40,7 +40,7 @@ class ValueCoverage:
 
 def parameter_coverage(cases: list[Case]) -> list[ValueCoverage]:
     """Every non-default value of every rule dimension, with the cases played under it."""
-    from fives.profiles import alternatives
+    from fives.profile_space import alternatives
 
     out = []
     from fives.rules import game_ids

@@ -115,7 +115,8 @@ def inferred_candidates(game: str, failing: list[CaseResult], base: dict[str, An
     no profile can hold (a hand size the deal cannot give: make_profile refuses it)."""
     from fives.conformance.golden.cases import PREFIX
     from fives.conformance.reports.causes import show
-    from fives.profiles import alternative_overrides, dimensions, make_profile, parameters
+    from fives.profile_space import alternative_overrides, dimensions
+    from fives.profiles import make_profile, parameters
     from fives.support.errors import UserError
 
     known = parameters(game)

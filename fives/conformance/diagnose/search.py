@@ -43,7 +43,8 @@ def candidates(game: str, base: dict[str, Any] | None = None, mutants: bool = Tr
     every shipped mutant."""
     from fives.conformance.golden.cases import PREFIX
     from fives.conformance.mutants.registry import all_mutants
-    from fives.profiles import alternative_overrides, alternatives, dimensions, parameters
+    from fives.profile_space import alternative_overrides, alternatives, dimensions
+    from fives.profiles import parameters
 
     base = base or {}
     known = parameters(game)

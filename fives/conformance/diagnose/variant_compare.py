@@ -1,6 +1,6 @@
 """`fives rules show|compare`: what rule profiles say, and which cases they answer differently.
 
-`show` puts the profiles side by side, one row per rule dimension (fives.profiles.DIMENSIONS).
+`show` puts the profiles side by side, one row per rule dimension (fives.profile_space.DIMENSIONS).
 `compare` answers every shipped case of a pair's game with the reference engine under each
 profile of the pair and lists the cases whose answers differ. A bare game id stands for the
 seeds' rules. Cases that state their own rules (variant fixtures) are left out: they are
@@ -15,7 +15,8 @@ from typing import Any
 
 from fives.conformance.cases.fixtures import Case
 from fives.conformance.cases.kinds import Kind
-from fives.profiles import Profile, dimensions, load_profile, parameters, rules_under
+from fives.profile_space import dimensions
+from fives.profiles import Profile, load_profile, parameters, rules_under
 from fives.rules import game_ids
 
 

@@ -61,7 +61,8 @@ def run_causes(plan: ProfilePlan | None, results: list[CaseResult], kinds: dict[
 def profile_causes(plan: ProfilePlan, results: list[CaseResult], kinds: dict[str, Kind]) -> dict[str, str]:
     """For each failing case P changes: the parameter of P that changes it alone
     (`P: target.raw = {...}`), or `P: parameters together` when none does alone."""
-    from fives.profiles import alternative_overrides, dimensions, make_profile, rules_under
+    from fives.profile_space import alternative_overrides, dimensions
+    from fives.profiles import make_profile, rules_under
 
     p = plan.profile
     failing = [r for r in results if r.counts_as_failure and r.case.id in plan.changed]
