@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fives.rules import GameRules
+from fives.support.wording import one_of, side_name
 
 GONE_OUT = "gone-out"
 BLOCKED = "blocked"
@@ -32,8 +33,8 @@ class MatchConfig:
     target: int  # in the game's score unit (raw for Sniff, displayed for Horse Race)
 
     def describe_side(self, side: int) -> str:
-        seats = self.sides[side]
-        return f"seat {seats[0]}" if len(seats) == 1 else "team " + "+".join(map(str, seats))
+        """"seat 1", or "team 0+2" in partnerships (messages and pictures)."""
+        return side_name(self.sides[side])
 
 
 class ConfigError(ValueError):
@@ -42,14 +43,11 @@ class ConfigError(ValueError):
 
 def configure(rules: GameRules, players: int, partnerships: bool = False) -> MatchConfig:
     """The MatchConfig for `players` seats, or ConfigError naming what the game allows."""
-    def either(ns: tuple[int, ...]) -> str:
-        return ", ".join(map(str, ns[:-1])) + (" or " if len(ns) > 1 else "") + str(ns[-1])
-
-    allowed = f"{either(rules.solo_players)} players each for themselves"
-    if rules.partnership_players:
-        allowed += f", or {either(rules.partnership_players)} in two partnerships"
     ok = players in (rules.partnership_players if partnerships else rules.solo_players)
     if not isinstance(players, int) or isinstance(players, bool) or not ok:
+        allowed = f"{one_of(rules.solo_players)} players each for themselves"
+        if rules.partnership_players:
+            allowed += f", or {one_of(rules.partnership_players)} in two partnerships"
         what = f"{players} players" + (" in partnerships" if partnerships else " each for themselves")
         hint = ""
         if not partnerships and players in rules.partnership_players:
