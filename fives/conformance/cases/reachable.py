@@ -299,14 +299,32 @@ def _tied_award_problems(rules: GameRules, config: MatchConfig, awards: list[Any
     return []
 
 
+def deal_problems(rules: GameRules, deal: Any, players: int) -> list[str]:
+    """Why `deal` is no deal of the game for `players` (empty: it is one): a hand per seat of
+    `deal.hand_size` tiles, no tile twice."""
+    hands = [_tiles(h) for h in deal] if isinstance(deal, list) else [None]
+    size = rules.hand_size.get(players)
+    if len(hands) != players or any(h is None or len(h) != size for h in hands):
+        return [f"deal: {players} hands of {size} tiles are dealt, one per seat"]
+    tiles = [t for h in hands if h is not None for t in h]
+    return ["deal: a tile is dealt twice"] if len(set(tiles)) != len(tiles) else []
+
+
+def next_leader_problems(rules: GameRules, input: dict[str, Any]) -> list[str]:
+    """A first hand's `deal` is a deal of the game (the question itself needs no play)."""
+    deal, config = input.get("deal"), _config(rules, input)
+    return [] if deal is None or config is None else deal_problems(rules, deal, config.players)
+
+
 CHECKS = {"evaluate": evaluate_problems, "perft": evaluate_problems, "legal-placements": legal_problems,
-          "turn": turn_problems, "settle": settle_problems, "match-end": match_end_problems}
+          "turn": turn_problems, "settle": settle_problems, "match-end": match_end_problems,
+          "next-leader": next_leader_problems}
 
 
 def problems(rules: GameRules, kind: str, input: Any) -> list[str]:
     """Why the state of a `kind` request cannot be reached by play from a deal (empty: it can,
-    as far as the conditions of spec/fuzz.md go). Questions without a state (setup,
-    next-leader, tally) are always reachable."""
+    as far as the conditions of spec/fuzz.md go). Questions without a state (setup, tally,
+    next-leader without a deal) are always reachable."""
     check = CHECKS.get(kind)
     if check is None or not isinstance(input, dict):
         return []

@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from fives.rules import GameRules
+from fives.tiles import Tile, parse_tile
 from fives.conformance.cases.kinds import Kind, compare_fields
 
 
@@ -29,15 +30,20 @@ def compare_setup(expected: dict[str, Any], actual: dict[str, Any]) -> list[str]
     return compare_fields({k: v for k, v in expected.items() if k != "reason"}, actual)
 
 
-def next_leader(rules: GameRules, previous: dict[str, Any] | None, players: int = 4) -> dict[str, Any]:
+def next_leader(rules: GameRules, previous: dict[str, Any] | None, players: int = 4,
+                deal: list[list[Any]] | None = None) -> dict[str, Any]:
     """`lot` for the first hand and after a blocked hand; else whoever played the last tile
-    (the seeds). Under a profile: seat 0 or "highest-double" first, the seat after the
-    previous leader (`previous.leader`) or that leader again later (fives.match.leader_after)."""
+    (the seeds). Under a profile: seat 0 or "highest-double" first (with the first hand's
+    `deal`, the seat holding that double), the seat after the previous leader
+    (`previous.leader`) or that leader again later (fives.match.leader_after)."""
     from fives.match import first_leader, leader_after
     from fives.settlement import BLOCKED, GONE_OUT, HandEnd
 
     if previous is None:
-        first = first_leader(rules, None)
+        hands = None if deal is None else _dealt(rules, deal, players)
+        if isinstance(hands, dict):
+            return hands
+        first = first_leader(rules, hands)
         return {"leader": "lot" if first is None else first}
     end = HandEnd(BLOCKED) if previous["ended"] == "blocked" else \
         HandEnd(GONE_OUT, int(previous["last_tile_seat"]))
@@ -45,8 +51,23 @@ def next_leader(rules: GameRules, previous: dict[str, Any] | None, players: int 
     return {"leader": "lot" if leader is None else leader}
 
 
+def _dealt(rules: GameRules, deal: list[list[Any]], players: int) -> list[list[Tile]] | dict[str, Any]:
+    """The first hand's hands, or the malformed-input reply when they are no deal of the game
+    (fives.conformance.cases.reachable.deal_problems)."""
+    from fives.conformance.cases.reachable import deal_problems
+
+    wrong = deal_problems(rules, deal, players)
+    if wrong:
+        return _bad(wrong[0])
+    return [[parse_tile(t) for t in h] for h in deal]
+
+
+def _bad(message: str) -> dict[str, Any]:
+    return {"error": {"index": None, "code": "malformed-input", "message": message}}
+
+
 def run_next_leader(rules: GameRules, input: dict[str, Any], hooks: dict[str, Any]) -> dict[str, Any]:
-    return next_leader(rules, input.get("previous"), int(input["players"]))
+    return next_leader(rules, input.get("previous"), int(input["players"]), input.get("deal"))
 
 
 KINDS = [
