@@ -137,6 +137,11 @@ def _entry_matches(want: Any, got: Any) -> bool:
     return same(want, got)
 
 
+def malformed(message: str) -> dict[str, Any]:
+    """The answer to a request whose input is inconsistent (a fixture bug, not an engine answer)."""
+    return {"error": {"index": None, "code": "malformed-input", "message": message}}
+
+
 def compare_error(expected: dict[str, Any], actual: dict[str, Any]) -> list[str] | None:
     """Errors compare by index and code only (messages are free text). None if no error expected."""
     if "error" not in expected:

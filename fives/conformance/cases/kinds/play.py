@@ -15,15 +15,11 @@ from fives.match import DRAW, PASS, PLACE, Action, IllegalAction, Match
 from fives.rules import GameRules
 from fives.settlement import ConfigError, HandEnd, MatchConfig, Settlement, configure
 from fives.tiles import Tile, parse_tile
-from fives.conformance.cases.kinds import Kind, by_length, canonical, compare_error, compare_fields, same
+from fives.conformance.cases.kinds import Kind, by_length, canonical, compare_error, compare_fields, malformed, same
 
 
 class BadInput(ValueError):
     """The case's input itself is inconsistent (a fixture bug, not an engine answer)."""
-
-
-def _bad(message: str) -> dict[str, Any]:
-    return {"error": {"index": None, "code": "malformed-input", "message": message}}
 
 
 def _config(rules: GameRules, input: dict[str, Any]) -> MatchConfig:
@@ -74,7 +70,7 @@ def run_legal(rules: GameRules, input: dict[str, Any], hooks: dict[str, Any]) ->
         if drawn is not None and drawn not in hand:
             hand.append(drawn)
     except BadInput as e:
-        return _bad(str(e))
+        return malformed(str(e))
     opts = match.options(match.layout, hand, int(input.get("boneyard", 0)), bool(input.get("continuing", False)), drawn,
                          int(input.get("draws", 0)))
     return {"placements": [p.to_dict() for p in opts.placements], "draw": opts.draw, "pass": opts.pass_}
@@ -124,7 +120,7 @@ def run_turn(rules: GameRules, input: dict[str, Any], hooks: dict[str, Any]) -> 
             raise BadInput(str(e)) from None
         actions = [_action(a, i) for i, a in enumerate(input["actions"])]
     except BadInput as e:
-        return _bad(str(e))
+        return malformed(str(e))
     results: list[dict[str, Any]] = []
     error = None
     settlement = None
@@ -216,7 +212,7 @@ def run_settle(rules: GameRules, input: dict[str, Any], hooks: dict[str, Any]) -
         except ValueError as e:
             raise BadInput(str(e)) from None
     except BadInput as e:
-        return _bad(str(e))
+        return malformed(str(e))
     return result.to_dict()
 
 
@@ -235,7 +231,7 @@ def run_match_end(rules: GameRules, input: dict[str, Any], hooks: dict[str, Any]
         if ("hands" in input) != ("max_hands" in input):
             raise BadInput("give hands and max_hands together, or neither")
     except BadInput as e:
-        return _bad(str(e))
+        return malformed(str(e))
     after, winners = hooks.get("settlement", Settlement)(rules, config).apply_changes(scores, awards)
     result: dict[str, Any] = {"scores": after, "winners": winners}
     if "max_hands" in input:  # spec/play.md, "Abandoned matches": no winner after the last allowed hand

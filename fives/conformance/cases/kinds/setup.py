@@ -5,7 +5,7 @@ from typing import Any
 
 from fives.rules import GameRules
 from fives.tiles import Tile, parse_tile
-from fives.conformance.cases.kinds import Kind, compare_fields
+from fives.conformance.cases.kinds import Kind, compare_fields, malformed
 
 
 def setup_answer(rules: GameRules, players: int, partnerships: bool) -> dict[str, Any]:
@@ -58,12 +58,8 @@ def _dealt(rules: GameRules, deal: list[list[Any]], players: int) -> list[list[T
 
     wrong = deal_problems(rules, deal, players)
     if wrong:
-        return _bad(wrong[0])
+        return malformed(wrong[0])
     return [[parse_tile(t) for t in h] for h in deal]
-
-
-def _bad(message: str) -> dict[str, Any]:
-    return {"error": {"index": None, "code": "malformed-input", "message": message}}
 
 
 def run_next_leader(rules: GameRules, input: dict[str, Any], hooks: dict[str, Any]) -> dict[str, Any]:
