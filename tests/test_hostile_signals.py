@@ -136,3 +136,44 @@ def test_the_pytest_plugin_exits_143_and_kills_the_engine(tmp_path: Path) -> Non
     _wait_for(pids, proc)
     code, out, err = _terminate(proc)
     _check(code, err + out, pids)
+
+
+# The CI race behind `puzzles generate` (z3 speaks to its library through ctypes), made certain:
+# the signal lands while ctypes converts a call's argument, so ctypes re-raises the stop as
+# ctypes.ArgumentError, and inside a constructor, so a half-built object's finaliser fails at exit.
+_SIGNAL_IN_A_C_CALL = '''
+import ctypes, os, signal, sys, time
+import click
+from fives.cli import FivesGroup
+
+class Half:  # as z3's AstRef: a finaliser that needs what the constructor had not set yet
+    def __init__(self):
+        os.kill(os.getpid(), int(sys.argv[1]))
+        time.sleep(5)
+        self.ctx = 1
+    def __del__(self):
+        self.ctx
+
+class Arg:
+    @classmethod
+    def from_param(cls, value):
+        Half()
+        return value
+
+main = FivesGroup()
+
+@main.command()
+def work():
+    c_abs = ctypes.CDLL(None).abs
+    c_abs.argtypes = [Arg]
+    c_abs(1)
+
+main(["work"], prog_name="fives")
+'''
+
+
+@pytest.mark.parametrize(("signum", "code"), [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
+def test_a_stop_inside_a_c_call_is_still_a_stop(tmp_path: Path, signum: int, code: int) -> None:
+    done = subprocess.run([sys.executable, "-c", _SIGNAL_IN_A_C_CALL, str(int(signum))], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stderr) == (code, "fives: interrupted\n")

@@ -60,15 +60,44 @@ def _os_error_exit(e: OSError) -> NoReturn:
     sys.exit(EXIT_BAD_INPUT)
 
 
-def _raise_terminated(signum: int, frame: object) -> None:
-    raise Terminated()
+class _Stop:
+    """Which signal stopped the command, if one did. A handler that raises can fire while ctypes
+    converts a call's arguments (z3 in `puzzles generate`): ctypes re-raises the exception as
+    ctypes.ArgumentError, and only this record still says the command was stopped."""
+
+    def __init__(self) -> None:
+        self.signum: int | None = None
+
+    def on_signal(self, signum: int, frame: object) -> None:
+        import signal
+
+        self.signum = signum
+        # from here on, objects the signal cuts in half (z3's, mid-constructor) complain from their
+        # finalisers, now or as we exit: nothing a user can act on, and the command is stopping
+        sys.unraisablehook = _ignore_unraisable
+        raise Terminated() if signum == signal.SIGTERM else KeyboardInterrupt()
+
+    def install(self) -> dict[int, object]:
+        """Handle SIGTERM (and Ctrl-C) here where nobody else does; returns the handlers replaced."""
+        import signal
+        import threading
+
+        if threading.current_thread() is not threading.main_thread():
+            return {}
+        replaced: dict[int, object] = {}
+        for signum, default in ((signal.SIGTERM, signal.SIG_DFL), (signal.SIGINT, signal.default_int_handler)):
+            if signal.getsignal(signum) == default:
+                replaced[signum] = signal.signal(signum, self.on_signal)
+        return replaced
 
 
-def _may_handle_sigterm() -> bool:
-    import signal
-    import threading
+def _ignore_unraisable(unraisable: object) -> None:
+    pass
 
-    return threading.current_thread() is threading.main_thread() and signal.getsignal(signal.SIGTERM) == signal.SIG_DFL
+
+def _stopped(terminated: bool) -> NoReturn:
+    click.echo("fives: interrupted", err=True)
+    sys.exit(EXIT_TERMINATED if terminated else EXIT_INTERRUPTED)
 
 
 class FivesGroup(click.Group):
@@ -91,14 +120,17 @@ class FivesGroup(click.Group):
         # command: `finally` blocks kill engines and workers and write what was found, and the
         # exit code is 143. A command may install its own handler meanwhile (the runner's
         # SignalState); this one is the default under it.
-        previous = signal.signal(signal.SIGTERM, _raise_terminated) if _may_handle_sigterm() else None
+        stop = _Stop()
+        replaced = stop.install()
         try:
-            return self._invoke_guarded(ctx)
+            return self._invoke_guarded(ctx, stop)
         finally:
-            if previous is not None:
-                signal.signal(signal.SIGTERM, previous)
+            for signum, handler in replaced.items():
+                signal.signal(signum, handler)  # type: ignore[arg-type]
 
-    def _invoke_guarded(self, ctx: click.Context) -> object:
+    def _invoke_guarded(self, ctx: click.Context, stop: _Stop) -> object:
+        import signal
+
         try:
             return super().invoke(ctx)
         except UserError as e:
@@ -107,8 +139,11 @@ class FivesGroup(click.Group):
             click.echo(f"fives: error: {message_line(str(e))}", err=True)
             sys.exit(e.exit_code)
         except KeyboardInterrupt as e:  # Ctrl-C; or SIGTERM where a command handles it (Terminated)
-            click.echo("fives: interrupted", err=True)
-            sys.exit(EXIT_TERMINATED if isinstance(e, Terminated) else EXIT_INTERRUPTED)
+            _stopped(isinstance(e, Terminated))
+        except Exception:
+            if stop.signum is None:
+                raise
+            _stopped(stop.signum == signal.SIGTERM)  # the stop, wrapped by a C call (ctypes.ArgumentError)
 
     def main(self, *args: object, standalone_mode: bool = True, **kwargs: object) -> object:
         # click would print its three-line Usage/Error block: one `fives: error:` line instead,
