@@ -22,12 +22,13 @@ JS = ROOT / "conformance" / "examples" / "js-engine" / "engine.js"
 
 def test_the_fixtures_lint_and_cover_both_games_alike():
     count, problems = lint([INPUTS])
-    assert problems == [] and count == 42
+    assert problems == [] and count == 44
     cases = load_cases([INPUTS])
     by_game = {g: {c.id.split("-IN-")[1] for c in cases if c.game == g} for g in ("american-sniff", "horse-race")}
     assert by_game["american-sniff"] == by_game["horse-race"]
     assert {"OPENING-NAMES-TO", "PLACEMENTS-MAPPING", "PLACEMENTS-STRING", "TO-NULL-OPENING", "TILE-DASH",
             "TILE-COMMA", "TILE-LIST", "TILE-HIGH-FIRST", "TO-HIGH-FIRST", "UNEXPECTED-KEY", "UNEXPECTED-KEY-LATER",
+            "UNEXPECTED-KEY-NULL",
             "KEY-UPPER-CASE", "NO-TILE", "TO-LIST", "TO-PIP-SEVEN", "SIDE-LIST"} <= by_game["horse-race"]
 
 
@@ -57,6 +58,7 @@ def test_the_js_example_engine_passes_them():
     ([{"tile": "[4,1]"}], ("malformed-tile", 0)),
     ([{"tile": "[1|4]", "to": "[1|4]", "side": "high"}], ("target-not-in-layout", 0)),
     ({"tile": "[1|4]"}, ("malformed-placement", None)),
+    ([{"tile": "[1|4]", "x": None}], ("malformed-placement", 0)),
 ])
 def test_each_decision_in_the_reference(records, answer):
     out = evaluate("horse-race", records)

@@ -61,10 +61,11 @@ function parseRecord(rec, index) {
   if (rec === null || typeof rec !== 'object' || Array.isArray(rec)) {
     throw new Illegal('malformed-placement', `a placement is an object {tile, to, side}, got ${JSON.stringify(rec)}`);
   }
-  // a key whose value is null counts as absent: `"to": null` is an opening (spec/engine.md, Input forms)
-  rec = Object.fromEntries(Object.entries(rec).filter(([, v]) => v !== null));
+  // an unknown key is refused whatever its value, null included (spec/engine.md, Input forms)
   const extra = Object.keys(rec).filter((k) => !RECORD_KEYS.has(k));
   if (extra.length) throw new Illegal('malformed-placement', `unexpected key(s) ${extra.join(', ')}`);
+  // a known key whose value is null counts as absent: `"to": null` is an opening
+  rec = Object.fromEntries(Object.entries(rec).filter(([, v]) => v !== null));
   if (!('tile' in rec)) throw new Illegal('malformed-placement', 'the placement has no tile');
   if (('to' in rec) !== ('side' in rec)) throw new Illegal('malformed-placement', '`to` and `side` go together');
   const tile = parseTile(rec.tile, 'tile');
