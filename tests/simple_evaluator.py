@@ -163,7 +163,9 @@ def points(total: int, params: dict) -> int:
 
 def add_placement(layout: list, params: dict, record: Any) -> list:
     """The layout with one more placement record, or Illegal."""
-    if isinstance(record, dict):  # spec/engine.md "Input forms": a null value is the key left out
+    # spec/engine.md "Input forms": a key other than tile, to, side is refused whatever its value;
+    # a null value is the key left out
+    if isinstance(record, dict) and set(record) <= {"tile", "to", "side"}:
         record = {k: v for k, v in record.items() if v is not None}
     if not isinstance(record, dict) or not set(record) <= {"tile", "to", "side"} or "tile" not in record:
         raise Illegal("malformed-placement", f"not a placement record: {record!r}")
