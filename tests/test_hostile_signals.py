@@ -138,17 +138,22 @@ def test_the_pytest_plugin_exits_143_and_kills_the_engine(tmp_path: Path) -> Non
     _check(code, err + out, pids)
 
 
-# The CI race behind `puzzles generate` (z3 speaks to its library through ctypes), made certain:
-# the signal lands while ctypes converts a call's argument, so ctypes re-raises the stop as
-# ctypes.ArgumentError, and inside a constructor, so a half-built object's finaliser fails at exit.
-_SIGNAL_IN_A_C_CALL = '''
+# The CI races behind `puzzles generate` (z3 speaks to its library through ctypes), made certain.
+# "c-call": the signal lands while ctypes converts a call's argument, so ctypes re-raises the stop
+# as ctypes.ArgumentError, and inside a constructor, so a half-built object's finaliser fails at
+# exit. "finaliser": the signal lands inside a finaliser, where Python can only report the stop as
+# unraisable and goes on; the command then runs to its end unless the stop is delivered again.
+# "c-call-in-finaliser": both at once, as in z3's AstRef.__del__ (ctypes.ArgumentError, unraisable).
+_SIGNAL_IN_C = '''
 import ctypes, os, signal, sys, time
 import click
 from fives.cli import FivesGroup
 
+SIGNUM, MODE = int(sys.argv[1]), sys.argv[2]
+
 class Half:  # as z3's AstRef: a finaliser that needs what the constructor had not set yet
     def __init__(self):
-        os.kill(os.getpid(), int(sys.argv[1]))
+        os.kill(os.getpid(), SIGNUM)
         time.sleep(5)
         self.ctx = 1
     def __del__(self):
@@ -160,20 +165,43 @@ class Arg:
         Half()
         return value
 
+class Dying:  # as z3's AstRef.__del__, which calls into the library
+    def __del__(self):
+        if MODE == "finaliser":
+            os.kill(os.getpid(), SIGNUM)
+            time.sleep(0.5)
+        else:  # the stop lands in the library call's argument, in the finaliser
+            c_abs = ctypes.CDLL(None).abs
+            c_abs.argtypes = [Signalling]
+            c_abs(1)
+
+class Signalling:
+    @classmethod
+    def from_param(cls, value):
+        os.kill(os.getpid(), SIGNUM)
+        time.sleep(0.5)
+        return value
+
 main = FivesGroup()
 
 @main.command()
 def work():
-    c_abs = ctypes.CDLL(None).abs
-    c_abs.argtypes = [Arg]
-    c_abs(1)
+    if MODE == "c-call":
+        c_abs = ctypes.CDLL(None).abs
+        c_abs.argtypes = [Arg]
+        c_abs(1)
+    else:
+        Dying()
+        for _ in range(500):  # 5 s of work, then a normal exit: 0 if the stop was lost
+            time.sleep(0.01)
 
 main(["work"], prog_name="fives")
 '''
 
 
+@pytest.mark.parametrize("mode", ["c-call", "finaliser", "c-call-in-finaliser"])
 @pytest.mark.parametrize(("signum", "code"), [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
-def test_a_stop_inside_a_c_call_is_still_a_stop(tmp_path: Path, signum: int, code: int) -> None:
-    done = subprocess.run([sys.executable, "-c", _SIGNAL_IN_A_C_CALL, str(int(signum))], cwd=tmp_path,
+def test_a_stop_inside_c_code_is_still_a_stop(tmp_path: Path, signum: int, code: int, mode: str) -> None:
+    done = subprocess.run([sys.executable, "-c", _SIGNAL_IN_C, str(int(signum)), mode], cwd=tmp_path,
                           capture_output=True, text=True, timeout=60)
     assert (done.returncode, done.stderr) == (code, "fives: interrupted\n")

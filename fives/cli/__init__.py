@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import importlib
 import sys
-from typing import NoReturn
+from typing import Any, NoReturn
 
 import click
 
@@ -61,21 +61,48 @@ def _os_error_exit(e: OSError) -> NoReturn:
 
 
 class _Stop:
-    """Which signal stopped the command, if one did. A handler that raises can fire while ctypes
-    converts a call's arguments (z3 in `puzzles generate`): ctypes re-raises the exception as
-    ctypes.ArgumentError, and only this record still says the command was stopped."""
+    """Which signal stopped the command, if one did, so that no C library between the signal and
+    the CLI loses the stop. A handler that raises can fire
+    - while ctypes converts a call's arguments (z3 in `puzzles generate`): ctypes re-raises the
+      exception as ctypes.ArgumentError, which `_invoke_guarded` reads as the stop recorded here;
+    - inside a finaliser or a C callback (z3's `__del__`), where Python can only report the
+      exception as unraisable and goes on: `on_unraisable` has the signal sent again shortly,
+      from a timer thread, so that it lands in ordinary code."""
+
+    REDELIVER_SECONDS = 0.05
 
     def __init__(self) -> None:
         self.signum: int | None = None
+        self.handled = False  # the stop reached the CLI: from here on the command is exiting
 
-    def on_signal(self, signum: int, frame: object) -> None:
+    def on_signal(self, signum: int, frame: Any) -> None:
         import signal
 
         self.signum = signum
-        # from here on, objects the signal cuts in half (z3's, mid-constructor) complain from their
-        # finalisers, now or as we exit: nothing a user can act on, and the command is stopping
-        sys.unraisablehook = _ignore_unraisable
+        # a process-wide hook, set only once the process is stopping: objects the signal cuts in
+        # half (z3's, mid-constructor) complain from their finalisers, which no user can act on
+        sys.unraisablehook = self.on_unraisable
+        if frame is not None and frame.f_code is _Stop.on_unraisable.__code__:
+            self._redeliver()  # an exception raised in the hook itself would be lost too
+            return
         raise Terminated() if signum == signal.SIGTERM else KeyboardInterrupt()
+
+    def on_unraisable(self, unraisable: Any) -> None:
+        if not self.handled and _is_stop(unraisable.exc_type, unraisable.exc_value):
+            self._redeliver()  # the stop was swallowed
+
+    def _redeliver(self) -> None:
+        import threading
+
+        timer = threading.Timer(self.REDELIVER_SECONDS, self._send_again)
+        timer.daemon = True
+        timer.start()
+
+    def _send_again(self) -> None:
+        import os
+
+        if not self.handled and self.signum is not None:  # not once the command is exiting
+            os.kill(os.getpid(), self.signum)
 
     def install(self) -> dict[int, object]:
         """Handle SIGTERM (and Ctrl-C) here where nobody else does; returns the handlers replaced."""
@@ -91,8 +118,17 @@ class _Stop:
         return replaced
 
 
-def _ignore_unraisable(unraisable: object) -> None:
-    pass
+def _is_stop(exc_type: Any, exc_value: object) -> bool:
+    """The exception is a stop (KeyboardInterrupt, Terminated), or ctypes' wrapping of one: ctypes
+    words it "argument N: <class name>: <message>"."""
+    import ctypes
+
+    if not isinstance(exc_type, type):
+        return False
+    if issubclass(exc_type, KeyboardInterrupt):
+        return True
+    return issubclass(exc_type, ctypes.ArgumentError) \
+        and any(f": {c.__name__}:" in str(exc_value) for c in (Terminated, KeyboardInterrupt))
 
 
 def _stopped(terminated: bool) -> NoReturn:
@@ -125,6 +161,7 @@ class FivesGroup(click.Group):
         try:
             return self._invoke_guarded(ctx, stop)
         finally:
+            stop.handled = True  # however the command ended, a stop is no longer to be delivered
             for signum, handler in replaced.items():
                 signal.signal(signum, handler)  # type: ignore[arg-type]
 
@@ -139,10 +176,12 @@ class FivesGroup(click.Group):
             click.echo(f"fives: error: {message_line(str(e))}", err=True)
             sys.exit(e.exit_code)
         except KeyboardInterrupt as e:  # Ctrl-C; or SIGTERM where a command handles it (Terminated)
+            stop.handled = True
             _stopped(isinstance(e, Terminated))
         except Exception:
             if stop.signum is None:
                 raise
+            stop.handled = True
             _stopped(stop.signum == signal.SIGTERM)  # the stop, wrapped by a C call (ctypes.ArgumentError)
 
     def main(self, *args: object, standalone_mode: bool = True, **kwargs: object) -> object:
