@@ -75,21 +75,21 @@ class _Stop:
         self.signum: int | None = None
         self.handled = False  # the stop reached the CLI: from here on the command is exiting
 
-    def on_signal(self, signum: int, frame: Any) -> None:
+    def on_signal(self, signum: int, frame: object) -> None:
         import signal
 
         self.signum = signum
         # a process-wide hook, set only once the process is stopping: objects the signal cuts in
         # half (z3's, mid-constructor) complain from their finalisers, which no user can act on
         sys.unraisablehook = self.on_unraisable
-        if frame is not None and frame.f_code is _Stop.on_unraisable.__code__:
-            self._redeliver()  # an exception raised in the hook itself would be lost too
-            return
         raise Terminated() if signum == signal.SIGTERM else KeyboardInterrupt()
 
     def on_unraisable(self, unraisable: Any) -> None:
-        if not self.handled and _is_stop(unraisable.exc_type, unraisable.exc_value):
-            self._redeliver()  # the stop was swallowed
+        try:
+            if not self.handled and _is_stop(unraisable.exc_type, unraisable.exc_value):
+                self._redeliver()  # the stop was swallowed
+        except KeyboardInterrupt:  # a stop landing in the hook itself would be lost too
+            self._redeliver()
 
     def _redeliver(self) -> None:
         import threading
