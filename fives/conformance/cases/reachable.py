@@ -299,15 +299,22 @@ def _tied_award_problems(rules: GameRules, config: MatchConfig, awards: list[Any
     return []
 
 
-def deal_problems(rules: GameRules, deal: Any, players: int) -> list[str]:
-    """Why `deal` is no deal of the game for `players` (empty: it is one): a hand per seat of
+def dealt_hands(rules: GameRules, deal: Any, players: int) -> list[list[Tile]] | str:
+    """The hands of `deal`, or why it is no deal of the game for `players`: a hand per seat of
     `deal.hand_size` tiles, no tile twice."""
-    hands = [_tiles(h) for h in deal] if isinstance(deal, list) else [None]
+    read = [_tiles(h) for h in deal] if isinstance(deal, list) else [None]
     size = rules.hand_size.get(players)
-    if len(hands) != players or any(h is None or len(h) != size for h in hands):
-        return [f"deal: {players} hands of {size} tiles are dealt, one per seat"]
-    tiles = [t for h in hands if h is not None for t in h]
-    return ["deal: a tile is dealt twice"] if len(set(tiles)) != len(tiles) else []
+    hands = [h for h in read if h is not None and len(h) == size]
+    if len(read) != players or len(hands) != players:
+        return f"deal: {players} hands of {size} tiles are dealt, one per seat"
+    tiles = [t for h in hands for t in h]
+    return "deal: a tile is dealt twice" if len(set(tiles)) != len(tiles) else hands
+
+
+def deal_problems(rules: GameRules, deal: Any, players: int) -> list[str]:
+    """Why `deal` is no deal of the game for `players` (empty: it is one); see dealt_hands."""
+    hands = dealt_hands(rules, deal, players)
+    return [hands] if isinstance(hands, str) else []
 
 
 def next_leader_problems(rules: GameRules, input: dict[str, Any]) -> list[str]:

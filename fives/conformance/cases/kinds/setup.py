@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from fives.rules import GameRules
-from fives.tiles import Tile, parse_tile
+from fives.tiles import Tile
 from fives.conformance.cases.kinds import Kind, compare_fields, malformed
 
 
@@ -53,13 +53,11 @@ def next_leader(rules: GameRules, previous: dict[str, Any] | None, players: int 
 
 def _dealt(rules: GameRules, deal: list[list[Any]], players: int) -> list[list[Tile]] | dict[str, Any]:
     """The first hand's hands, or the malformed-input reply when they are no deal of the game
-    (fives.conformance.cases.reachable.deal_problems)."""
-    from fives.conformance.cases.reachable import deal_problems
+    (fives.conformance.cases.reachable.dealt_hands)."""
+    from fives.conformance.cases.reachable import dealt_hands
 
-    wrong = deal_problems(rules, deal, players)
-    if wrong:
-        return malformed(wrong[0])
-    return [[parse_tile(t) for t in h] for h in deal]
+    hands = dealt_hands(rules, deal, players)
+    return malformed(hands) if isinstance(hands, str) else hands
 
 
 def run_next_leader(rules: GameRules, input: dict[str, Any], hooks: dict[str, Any]) -> dict[str, Any]:
