@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 import yaml
 
@@ -75,18 +75,20 @@ for _g in ("american-sniff", "horse-race"):
     ]
 
 
-def _first_hand(game: str, players: int, partnerships: bool, overrides: dict[str, Any] | None,
-                seed: int) -> HandStart:
+def _first_hands(game: str, players: int, partnerships: bool,
+                 overrides: dict[str, Any] | None) -> Iterator[tuple[int, HandStart]]:
+    """(seed, the first hand Match.start_hand deals from it), seed by seed."""
     rules = load_rules(game) if overrides is None else rules_under(make_profile(game, overrides), game)
-    return Match(rules, configure(rules, players, partnerships), seed).start_hand()
+    config = configure(rules, players, partnerships)
+    for seed in range(MOST_SEEDS):
+        yield seed, Match(rules, config, seed).start_hand()
 
 
 def build() -> dict[str, Any]:
     cases = []
     for n, (game, players, partnerships, profile, shows, wanted) in enumerate(WANTED):
         overrides = None if profile is None else profile[2]
-        start, seed = next((s, i) for i in range(MOST_SEEDS)
-                           for s in [_first_hand(game, players, partnerships, overrides, i)] if wanted(s.deal))
+        seed, start = next((i, s) for i, s in _first_hands(game, players, partnerships, overrides) if wanted(s.deal))
         leader: Any = "lot" if start.lot is not None else start.leader
         name = "seeds" if profile is None else profile[0]
         case: dict[str, Any] = {
@@ -123,7 +125,10 @@ def render() -> str:
 def main(argv: list[str]) -> int:
     text = render()
     if "--check" in argv:
-        return 0 if OUT.exists() and OUT.read_text(encoding="utf-8") == text else 1
+        if OUT.is_file() and OUT.read_text(encoding="utf-8") == text:
+            return 0
+        print(f"{OUT}: not current (run {Path(__file__).name})", file=sys.stderr)
+        return 1
     OUT.write_text(text, encoding="utf-8")
     print(f"wrote {OUT}")
     return 0
