@@ -11,7 +11,7 @@ the module it loads. Then:
   the declared edges;
 - the core never imports drawing or conformance code at module level;
 - inside `fives/conformance/`, the folders are layered too: cases -> engines -> runner ->
-  mutants -> reports -> fuzz -> diagnose -> the pytest plugin, each importing only its own
+  mutants -> reports -> fuzz -> diagnose -> sessions -> the pytest plugin, each importing only its own
   layer and those below, and every conformance module belongs to one of them;
 - no module passes ~400 lines unless a comment at its top says why.
 """
@@ -47,6 +47,7 @@ CONFORMANCE_LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("reports", ("reports",)),  # what a run says
     ("fuzz", ("fuzz",)),  # new cases from random play, explained as reports explain failures
     ("diagnose", ("diagnose",)),  # from failures to causes
+    ("sessions", ("sessions",)),  # the sessions every door (CLI, plugin, fives.suite, benchmarks) goes through
     ("plugin", ("pytest_plugin",)),  # every case as a pytest item
 ]
 #: module size above which the top of the file must say why

@@ -10,12 +10,15 @@ from __future__ import annotations
 
 import importlib
 import sys
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 import click
 
 from fives import __version__
 from fives.support.errors import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_TERMINATED, Terminated, UserError
+
+if TYPE_CHECKING:
+    from fives.support.stop import Stop
 
 #: command name -> (module in fives.cli that registers it, its short help: the first sentence
 #: of its help text, exactly as click would show it).
@@ -60,77 +63,6 @@ def _os_error_exit(e: OSError) -> NoReturn:
     sys.exit(EXIT_BAD_INPUT)
 
 
-class _Stop:
-    """Which signal stopped the command, if one did, so that no C library between the signal and
-    the CLI loses the stop. A handler that raises can fire
-    - while ctypes converts a call's arguments (z3 in `puzzles generate`): ctypes re-raises the
-      exception as ctypes.ArgumentError, which `_invoke_guarded` reads as the stop recorded here;
-    - inside a finaliser or a C callback (z3's `__del__`), where Python can only report the
-      exception as unraisable and goes on: `on_unraisable` has the signal sent again shortly,
-      from a timer thread, so that it lands in ordinary code."""
-
-    REDELIVER_SECONDS = 0.05
-
-    def __init__(self) -> None:
-        self.signum: int | None = None
-        self.handled = False  # the stop reached the CLI: from here on the command is exiting
-
-    def on_signal(self, signum: int, frame: object) -> None:
-        import signal
-
-        self.signum = signum
-        # a process-wide hook, set only once the process is stopping: objects the signal cuts in
-        # half (z3's, mid-constructor) complain from their finalisers, which no user can act on
-        sys.unraisablehook = self.on_unraisable
-        raise Terminated() if signum == signal.SIGTERM else KeyboardInterrupt()
-
-    def on_unraisable(self, unraisable: Any) -> None:
-        try:
-            if not self.handled and _is_stop(unraisable.exc_type, unraisable.exc_value):
-                self._redeliver()  # the stop was swallowed
-        except KeyboardInterrupt:  # a stop landing in the hook itself would be lost too
-            self._redeliver()
-
-    def _redeliver(self) -> None:
-        import threading
-
-        timer = threading.Timer(self.REDELIVER_SECONDS, self._send_again)
-        timer.daemon = True
-        timer.start()
-
-    def _send_again(self) -> None:
-        import os
-
-        if not self.handled and self.signum is not None:  # not once the command is exiting
-            os.kill(os.getpid(), self.signum)
-
-    def install(self) -> dict[int, object]:
-        """Handle SIGTERM (and Ctrl-C) here where nobody else does; returns the handlers replaced."""
-        import signal
-        import threading
-
-        if threading.current_thread() is not threading.main_thread():
-            return {}
-        replaced: dict[int, object] = {}
-        for signum, default in ((signal.SIGTERM, signal.SIG_DFL), (signal.SIGINT, signal.default_int_handler)):
-            if signal.getsignal(signum) == default:
-                replaced[signum] = signal.signal(signum, self.on_signal)
-        return replaced
-
-
-def _is_stop(exc_type: Any, exc_value: object) -> bool:
-    """The exception is a stop (KeyboardInterrupt, Terminated), or ctypes' wrapping of one: ctypes
-    words it "argument N: <class name>: <message>"."""
-    import ctypes
-
-    if not isinstance(exc_type, type):
-        return False
-    if issubclass(exc_type, KeyboardInterrupt):
-        return True
-    return issubclass(exc_type, ctypes.ArgumentError) \
-        and any(f": {c.__name__}:" in str(exc_value) for c in (Terminated, KeyboardInterrupt))
-
-
 def _stopped(terminated: bool) -> NoReturn:
     click.echo("fives: interrupted", err=True)
     sys.exit(EXIT_TERMINATED if terminated else EXIT_INTERRUPTED)
@@ -150,39 +82,41 @@ class FivesGroup(click.Group):
             _os_error_exit(e)
 
     def _invoke_command(self, ctx: click.Context) -> object:
-        import signal
+        from fives.support.stop import Stop
 
         # SIGTERM (how CI cancels a job, how `kill` stops a command) is handled as Ctrl-C in every
-        # command: `finally` blocks kill engines and workers and write what was found, and the
-        # exit code is 143. A command may install its own handler meanwhile (the runner's
-        # SignalState); this one is the default under it.
-        stop = _Stop()
-        replaced = stop.install()
+        # command, by this one Stop (fives/support/stop.py): `finally` blocks kill engines and
+        # workers and write what was found; a command that ends interrupted exits 130, and 143
+        # when the signal was SIGTERM, without installing a handler of its own.
+        stop = Stop().install()
+        ctx.meta["fives.stop"] = stop
         try:
             return self._invoke_guarded(ctx, stop)
         finally:
-            stop.handled = True  # however the command ended, a stop is no longer to be delivered
-            for signum, handler in replaced.items():
-                signal.signal(signum, handler)  # type: ignore[arg-type]
+            stop.restore()
 
-    def _invoke_guarded(self, ctx: click.Context, stop: _Stop) -> object:
-        import signal
+    def _invoke_guarded(self, ctx: click.Context, stop: Stop) -> object:
+        from fives.support.stop import is_stop
 
         try:
             return super().invoke(ctx)
+        except SystemExit as e:  # a command that ended interrupted: 143 when the stop was SIGTERM
+            if e.code == EXIT_INTERRUPTED and stop.terminated:
+                sys.exit(EXIT_TERMINATED)
+            raise
         except UserError as e:
             from fives.support.sanitize import message_line  # one bounded line always: input text may hold newlines, ESC
 
             click.echo(f"fives: error: {message_line(str(e))}", err=True)
-            sys.exit(e.exit_code)
-        except KeyboardInterrupt as e:  # Ctrl-C; or SIGTERM where a command handles it (Terminated)
+            sys.exit(EXIT_TERMINATED if e.exit_code == EXIT_INTERRUPTED and stop.terminated else e.exit_code)
+        except KeyboardInterrupt as e:  # Ctrl-C, or SIGTERM (Terminated)
             stop.handled = True
-            _stopped(isinstance(e, Terminated))
-        except Exception:
-            if stop.signum is None:
+            _stopped(isinstance(e, Terminated) or stop.terminated)
+        except Exception as e:
+            if stop.signum is None and not is_stop(type(e), e):
                 raise
             stop.handled = True
-            _stopped(stop.signum == signal.SIGTERM)  # the stop, wrapped by a C call (ctypes.ArgumentError)
+            _stopped(stop.terminated)  # the stop, wrapped by a C call (ctypes.ArgumentError)
 
     def main(self, *args: object, standalone_mode: bool = True, **kwargs: object) -> object:
         # click would print its three-line Usage/Error block: one `fives: error:` line instead,
