@@ -30,17 +30,17 @@ fives golden verify conformance/golden > "$O/gverify.txt" 2>&1; echo gv $?
 fives --help > "$O/help.txt"
 # -- the sessions issue 36 moved out of the CLI: diagnose, fuzz, mutants, perft through an
 #    engine, several engines, rule profiles, puzzle verify/solve, every command's --help
-fives conformance run --kind settle --rules sniff-pagat --report json:"$O/r-rules.json" > "$O/run-rules.txt" 2>&1; echo runr $?
+fives conformance run --kind settle --rules sniff-domino-games --report json:"$O/r-rules.json" > "$O/run-rules.txt" 2>&1; echo runr $?
 fives conformance run --kind settle --engine "fives serve" --engine "fives serve --mutant drawn-tile-continues" --report json:"$O/r-several.json" --report html:"$O/r-several.html" > "$O/run-several.txt" 2>&1; echo runs $?
 fives conformance run --engine "fives serve --players 2" --kind settle --report badge:"$O/badge.svg" > "$O/run-players2.txt" 2>&1; echo runp $?
 fives conformance run --id 'PERFT-american-sniff-empty-D3-[0|0]' -q > "$O/run-bracket.txt" 2>&1; echo runb $?
-fives conformance list --rules sniff-pagat > "$O/list-rules.txt" 2>&1; echo listr $?
+fives conformance list --rules sniff-domino-games > "$O/list-rules.txt" 2>&1; echo listr $?
 fives conformance mutants --in-process --mutant drawn-tile-continues --json > "$O/mutants-one.json" 2>&1; echo mut1 $?
 fives conformance diagnose --engine "fives serve --mutant drawn-tile-continues" --seconds 60 --fuzz 100 --kind turn --game horse-race --json > "$O/diagnose.json" 2>"$O/diagnose.err"; echo dx $?
 fives conformance fuzz --engine "fives serve --mutant blocked-draw-keeps-turn" --cases 200 --seed 1 --out "$O/fuzz" > "$O/fuzz.txt" 2>&1; echo fuzz $?
 fives perft --game horse-race --depth 3 --engine "fives serve" > "$O/perft-engine.txt" 2>&1; echo perfte $?
 fives perft --game american-sniff --depth 3 --engine "fives serve --mutant drawn-tile-continues" --bisect > "$O/perft-bisect.txt" 2>&1; echo perftb $?
-fives perft --check > "$O/perft-check.txt" 2>&1; echo perftc $?
+fives perft --check conformance/perft/perft.yaml --max-depth 4 > "$O/perft-check.txt" 2>&1; echo perftc $?
 fives puzzles verify "$O/pz.yaml" > "$O/pz-verify.txt" 2>&1; echo pzv $?
 fives puzzles solve "$O/pz.yaml" > "$O/pz-solve.txt" 2>&1; echo pzs $?
 fives rules show horse-race racehorse-rice > "$O/rules-show.txt" 2>&1; echo rules $?
