@@ -4,7 +4,7 @@ from __future__ import annotations
 import contextlib
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator, cast
 
 import click
 
@@ -103,7 +103,7 @@ def puzzles() -> None:
                    "such as tcp://host:8786. Same bytes as without. Needs: pip install 'fives[dask]'.")
 @rules_option
 def generate_cmd(games: tuple[str, ...], kind: str | None, count: int, seed: int, difficulty: int | None,
-                 theme: str | None, order: str, out: str, json_flag: bool, dask: str | None, profile: Any = None) -> None:
+                 theme: str | None, order: str, out: str, json_flag: bool, dask: str | None, profile: Profile | None = None) -> None:
     """Generate COUNT puzzles, each proven unique by z3 and by brute-force count. With --rules
     P the puzzles of P's game are posed and solved under P, and the set records P."""
     from fives.puzzles import api
@@ -114,8 +114,7 @@ def generate_cmd(games: tuple[str, ...], kind: str | None, count: int, seed: int
     _prepare_out(out)
     with _progress(count, "generating") as tick:
         pset = api.generate(games, count, seed, kind=kind, difficulty=difficulty, theme=theme,
-                            order="difficulty" if order == "difficulty" else "generated", progress=tick, dask=dask,
-                            profile=profile)
+                            order=cast("api.Order", order), progress=tick, dask=dask, profile=profile)
     _write(pset.dumps(_as_json(out, json_flag)), out)
     if pset.fallback:
         click.echo(f"fives: warning: {plural(pset.fallback, 'puzzle')} could not reach grade {difficulty} and took the "
@@ -178,7 +177,7 @@ def _solved_record(puzzle: object, solved: Solved) -> dict[str, Any]:
               metavar="SECONDS", help="Seconds z3 may spend proving each puzzle unique (default 60); past it the "
               "puzzle fails verification (exit 2).")
 @rules_option
-def verify_cmd(file: str, budget: int | None, no_grade: bool, time_limit: float | None, profile: Any = None) -> None:
+def verify_cmd(file: str, budget: int | None, no_grade: bool, time_limit: float | None, profile: Profile | None = None) -> None:
     """Re-prove every puzzle in FILE: schema, id, engine replay of the solution, z3 uniqueness
     (solve, block, unsat), brute-force count where small enough, grade and themes.
 
