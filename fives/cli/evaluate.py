@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 from fives.support.wording import plural
@@ -16,10 +16,11 @@ from fives.rules import GameRules, game_ids, load_rules
 from fives.cli._rules_option import rules_option
 from fives.support.reading import JSON_BLANK
 
+if TYPE_CHECKING:
+    from fives.profiles import Profile
 
 
-
-def _evaluate_jsonl(default_game: str | None, profile: Any = None) -> int:
+def _evaluate_jsonl(default_game: str | None, profile: Profile | None = None) -> int:
     """One request per stdin line, one result per stdout line, in order; bad lines inline."""
     bad = 0
     out = sys.stdout
@@ -35,29 +36,10 @@ def _evaluate_jsonl(default_game: str | None, profile: Any = None) -> int:
                 out.write(answer)
                 out.write("\n")
                 continue
-        where = f"stdin line {lineno}"
         if line is not None and not line.strip(JSON_BLANK):
             continue
-        try:
-            if line is None:
-                raise ValueError(problem)
-            try:
-                req = parse_json_line(line, where)
-            except UserError as e:
-                raise ValueError(str(e).removeprefix(f"{where}: ")) from None
-            if not isinstance(req, dict) or "placements" not in req:
-                raise ValueError('each line is {"game": GAME, "placements": [...]}')
-            game = req.get("game", default_game)
-            if game is None:
-                raise ValueError("no game: give \"game\" on the line or --game")
-            rules = known.get(game) if isinstance(game, str) else None
-            if rules is None:  # once per game id in this stream: finding the rules is not free
-                rules = known[game] = _rules(game, profile)  # a lookup among the known games, never a path
-            result = evaluate(rules, req["placements"])
-        except (ValueError, UserError) as e:
-            bad += 1
-            code = "unknown-game" if isinstance(e, UserError) else "malformed-request"
-            result = {"error": {"index": None, "code": code, "message": f"{where}: {e}"}}
+        result, malformed = _answer(line, problem, f"stdin line {lineno}", default_game, known, profile)
+        bad += malformed
         try:
             out.write(dump_json(result) + "\n")
         except UnicodeEncodeError:  # stdout not UTF-8: the same JSON with ASCII escapes
@@ -68,7 +50,31 @@ def _evaluate_jsonl(default_game: str | None, profile: Any = None) -> int:
     return EXIT_BAD_INPUT if bad else 0
 
 
-def _rules(game: str, profile: Any) -> GameRules:
+def _answer(line: str | None, problem: str, where: str, default_game: str | None,
+            known: dict[str, GameRules], profile: Profile | None) -> tuple[dict[str, Any], bool]:
+    """(result, whether the line was malformed) of one request line; `known` caches rules per game."""
+    try:
+        if line is None:
+            raise ValueError(problem)
+        try:
+            req = parse_json_line(line, where)
+        except UserError as e:
+            raise ValueError(str(e).removeprefix(f"{where}: ")) from None
+        if not isinstance(req, dict) or "placements" not in req:
+            raise ValueError('each line is {"game": GAME, "placements": [...]}')
+        game = req.get("game", default_game)
+        if game is None:
+            raise ValueError("no game: give \"game\" on the line or --game")
+        rules = known.get(game) if isinstance(game, str) else None
+        if rules is None:  # once per game id in this stream: finding the rules is not free
+            rules = known[game] = _rules(game, profile)  # a lookup among the known games, never a path
+        return evaluate(rules, req["placements"]), False
+    except (ValueError, UserError) as e:
+        code = "unknown-game" if isinstance(e, UserError) else "malformed-request"
+        return {"error": {"index": None, "code": code, "message": f"{where}: {e}"}}, True
+
+
+def _rules(game: str, profile: Profile | None) -> GameRules:
     """`game`'s rules, under --rules PROFILE when given (the plain game for another game's profile)."""
     if profile is None:
         return load_rules(game)

@@ -49,7 +49,7 @@ def generate_cmd(games: tuple[str, ...], cases: int, seed: int, out: Path, force
     (manifest last): an interrupted run leaves OUT as it was. With --rules P every expectation
     is the reference's under P; the files of P's game and the manifest name P.
     """
-    from fives.support.distribute import parse_dask_address, require_dask, sigterm_as_interrupt
+    from fives.support.distribute import parse_dask_address, require_dask
     from fives.conformance.golden.folder import staged_folder
     from fives.conformance.golden.generate import finish, generate
     for g in games:
@@ -60,7 +60,7 @@ def generate_cmd(games: tuple[str, ...], cases: int, seed: int, out: Path, force
         parse_dask_address(dask)
         require_dask()
     suites = []
-    with sigterm_as_interrupt(), staged_folder(out, force) as stage:
+    with staged_folder(out, force) as stage:  # the CLI's Stop turns SIGTERM into an interrupt
         for g in games:
             with Progress(cases, f"golden {g}") as bar:
                 suites.append(generate(g, cases, seed, stage, jobs, bar.advance, dask=dask,

@@ -58,22 +58,31 @@ def summary_lines(rules: GameRules, config: Any, events: list[dict[str, Any]]) -
             out.append(f"  {_moves(counts)}; {end}")
             out.append("  placements scored: " + ", ".join(f"{n} {g:+d}" for n, g in zip(names, gained)))
         elif kind == "settle":
-            parts = [f"{names[a['side']]} +{a['points']} (seats {', '.join(map(str, a['from_seats']))}: "
-                     f"{a['pips']} -> {a['rounded']})" for a in ev["awards"]]
-            parts += [f"{names[d['side']]} -{d['points']}" for d in ev["deductions"] if d["points"]]
-            out.append("  settlement: " + ("; ".join(parts) or "nothing changes"))
-            out.append("  scores: " + ", ".join(f"{n} {s}" for n, s in zip(names, ev["scores"])))
-        elif kind == "match-end" and ev["by"] == "abandoned":
-            out.append(f"match abandoned after {plural(ev['hands'], 'hand')} with no winner (the --max-hands limit); "
-                       "final scores " + ", ".join(f"{n} {s}" for n, s in zip(names, ev["scores"])))
+            out += _settlement_lines(ev, names)
         elif kind == "match-end":
-            if ev["by"] == "placement":
-                out.append(f"  {_moves(counts)}; a placement reached the target: no settlement")
-            won = " and ".join(names[w] for w in ev["winners"])
-            verb = "share the win" if len(ev["winners"]) > 1 else "wins"
-            out.append(f"match over after {plural(ev['hands'], 'hand')} ({ev['by']}): {won} {verb}; final scores "
-                       + ", ".join(f"{n} {s}" for n, s in zip(names, ev["scores"])))
+            out += _match_end_lines(ev, names, counts)
     return out
+
+
+def _settlement_lines(ev: dict[str, Any], names: list[str]) -> list[str]:
+    """The account of one `settle` event: awards and deductions, then the scores."""
+    parts = [f"{names[a['side']]} +{a['points']} (seats {', '.join(map(str, a['from_seats']))}: "
+             f"{a['pips']} -> {a['rounded']})" for a in ev["awards"]]
+    parts += [f"{names[d['side']]} -{d['points']}" for d in ev["deductions"] if d["points"]]
+    return ["  settlement: " + ("; ".join(parts) or "nothing changes"),
+            "  scores: " + ", ".join(f"{n} {s}" for n, s in zip(names, ev["scores"]))]
+
+
+def _match_end_lines(ev: dict[str, Any], names: list[str], counts: dict[str, int]) -> list[str]:
+    """The account of the `match-end` event: abandoned, or who won and how."""
+    scores = ", ".join(f"{n} {s}" for n, s in zip(names, ev["scores"]))
+    if ev["by"] == "abandoned":
+        return [f"match abandoned after {plural(ev['hands'], 'hand')} with no winner (the --max-hands limit); "
+                "final scores " + scores]
+    out = [f"  {_moves(counts)}; a placement reached the target: no settlement"] if ev["by"] == "placement" else []
+    won = " and ".join(names[w] for w in ev["winners"])
+    verb = "share the win" if len(ev["winners"]) > 1 else "wins"
+    return out + [f"match over after {plural(ev['hands'], 'hand')} ({ev['by']}): {won} {verb}; final scores " + scores]
 
 
 @click.command("play")

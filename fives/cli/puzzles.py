@@ -4,7 +4,7 @@ from __future__ import annotations
 import contextlib
 import sys
 from pathlib import Path
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator, cast
 
 import click
 
@@ -16,6 +16,10 @@ from fives.support.errors import EXIT_BAD_INPUT, EXIT_FAILURES, UserError
 from fives.support.writing import write_output
 from fives.support.progress import Progress
 from fives.rules import game_ids
+
+if TYPE_CHECKING:
+    from fives.profiles import Profile
+    from fives.puzzles.api import Solved
 
 
 @contextlib.contextmanager
@@ -48,17 +52,15 @@ def _prepare_out(out: str | None, inputs: tuple[str, ...] = ()) -> None:
 
 
 def _require_z3() -> None:
-    """One line naming the extra to install, before any work, when z3 is missing (it is optional)."""
-    try:
-        import z3  # noqa: F401  (the solver these commands prove uniqueness with)
-    except ImportError:
-        ctx, words = click.get_current_context(), []
-        while ctx.parent is not None:  # "fives puzzles verify", however fives was started
-            words.append(ctx.info_name or "")
-            ctx = ctx.parent
-        command = " ".join(["fives", *reversed(words)])
-        raise UserError(f"{command} needs the z3 solver, which is not installed: "
-                        "pip install 'fives[puzzles]'", EXIT_BAD_INPUT) from None
+    """One line naming the extra to install, before any work, when z3 is missing (it is optional):
+    the API's check, in the command's words."""
+    from fives.puzzles.api import require_z3
+
+    ctx, words = click.get_current_context(), []
+    while ctx.parent is not None:  # "fives puzzles verify", however fives was started
+        words.append(ctx.info_name or "")
+        ctx = ctx.parent
+    require_z3(" ".join(["fives", *reversed(words)]) + " needs")
 
 
 def _sample(file: str) -> str:
@@ -101,25 +103,21 @@ def puzzles() -> None:
                    "such as tcp://host:8786. Same bytes as without. Needs: pip install 'fives[dask]'.")
 @rules_option
 def generate_cmd(games: tuple[str, ...], kind: str | None, count: int, seed: int, difficulty: int | None,
-                 theme: str | None, order: str, out: str, json_flag: bool, dask: str | None, profile: Any = None) -> None:
+                 theme: str | None, order: str, out: str, json_flag: bool, dask: str | None, profile: Profile | None = None) -> None:
     """Generate COUNT puzzles, each proven unique by z3 and by brute-force count. With --rules
     P the puzzles of P's game are posed and solved under P, and the set records P."""
-    from fives.puzzles.generate import Stats, generate_set
-    from fives.puzzles.model import dumps
+    from fives.puzzles import api
 
     if len(set(games)) != len(games):
         raise UserError("a --game is given twice")
     _require_z3()
     _prepare_out(out)
-    stats = Stats()
     with _progress(count, "generating") as tick:
-        pset = generate_set(list(games), kind, count, seed, difficulty, progress=tick, stats=stats, theme=theme,
-                            dask=dask, profile=profile)
-    if order == "difficulty":
-        pset.puzzles.sort(key=lambda p: (p.difficulty.grade, p.difficulty.score))
-    _write(dumps(pset.to_dict(), _as_json(out, json_flag)), out)
-    if stats.fallback:
-        click.echo(f"fives: warning: {plural(stats.fallback, 'puzzle')} could not reach grade {difficulty} and took the "
+        pset = api.generate(games, count, seed, kind=kind, difficulty=difficulty, theme=theme,
+                            order=cast("api.Order", order), progress=tick, dask=dask, profile=profile)
+    _write(pset.dumps(_as_json(out, json_flag)), out)
+    if pset.fallback:
+        click.echo(f"fives: warning: {plural(pset.fallback, 'puzzle')} could not reach grade {difficulty} and took the "
                    "nearest grade", err=True)
 
 
@@ -138,31 +136,18 @@ def solve_cmd(file: str, limit: int, json_flag: bool, time_limit: float | None) 
     every puzzle has exactly one answer, 1 otherwise (a puzzle z3 could not decide within
     --time-limit included), 2 on bad input.
     """
-    from fives.puzzles.model import _flow, dumps, load_problems
+    from fives.puzzles import api
+    from fives.puzzles.model import dumps, load_problems
 
     _require_z3()
-    from fives.puzzles.z3model import PuzzleModel
-
-    from fives.puzzles.z3model import DEFAULT_TIME_LIMIT, OverBudget
-
     problems, _ = load_problems(_sample(file))
     results, bad, undecided = [], 0, 0
     with _progress(len(problems), "solving") as tick:
         for label, problem, rec in problems:
-            try:
-                answers = _safe_solve(PuzzleModel, problem, limit, label, time_limit or DEFAULT_TIME_LIMIT)
-            except OverBudget as e:
-                bad += 1
-                undecided += 1
-                results.append({"puzzle": rec.get("id", label), "answers": "undecided", "unique": None,
-                                "reason": str(e)})
-                tick(1)
-                continue
-            bad += len(answers) != 1
-            results.append({"puzzle": rec.get("id", label), "answers": len(answers) if len(answers) < limit else f">={limit}",
-                            "unique": len(answers) == 1,
-                            "solutions": [{"placements": [_flow(p.to_dict()) for p in pl], "points": _flow(list(pts))}
-                                          for pl, pts in answers]})
+            solved = api.solve(problem, limit=limit, time_limit=time_limit or api.DEFAULT_TIME_LIMIT, name=label)
+            bad += solved.unique is not True
+            undecided += solved.undecided is not None
+            results.append(_solved_record(rec.get("id", label), solved))
             tick(1)
     click.echo(dumps({"results": results}, json_flag), nl=False)
     if bad:
@@ -171,13 +156,16 @@ def solve_cmd(file: str, limit: int, json_flag: bool, time_limit: float | None) 
         sys.exit(EXIT_FAILURES)
 
 
-def _safe_solve(model: Any, problem: Any, limit: int, label: str, time_limit: float | None = None) -> list:
-    from fives.layout import IllegalPlacement
+def _solved_record(puzzle: object, solved: Solved) -> dict[str, Any]:
+    """One entry of `fives puzzles solve`'s results: the answers z3 found, or why it did not decide."""
+    from fives.puzzles.model import _flow
 
-    try:
-        return model(problem).solve(limit, time_limit)
-    except IllegalPlacement as e:
-        raise UserError(f"{label}: layout placement {e.index}: {e.code}: {e.message}") from None
+    if solved.undecided is not None:
+        return {"puzzle": puzzle, "answers": "undecided", "unique": None, "reason": solved.undecided}
+    n = len(solved.answers)
+    return {"puzzle": puzzle, "answers": n if solved.complete else f">={n}", "unique": solved.unique,
+            "solutions": [{"placements": [_flow(p.to_dict()) for p in a.placements], "points": _flow(list(a.points))}
+                          for a in solved.answers]}
 
 
 @puzzles.command("verify")
@@ -189,38 +177,43 @@ def _safe_solve(model: Any, problem: Any, limit: int, label: str, time_limit: fl
               metavar="SECONDS", help="Seconds z3 may spend proving each puzzle unique (default 60); past it the "
               "puzzle fails verification (exit 2).")
 @rules_option
-def verify_cmd(file: str, budget: int | None, no_grade: bool, time_limit: float | None, profile: Any = None) -> None:
+def verify_cmd(file: str, budget: int | None, no_grade: bool, time_limit: float | None, profile: Profile | None = None) -> None:
     """Re-prove every puzzle in FILE: schema, id, engine replay of the solution, z3 uniqueness
     (solve, block, unsat), brute-force count where small enough, grade and themes.
 
     Exits 0 when all pass, 2 naming the first bad puzzle, or a set made under other rules
     than the ones given (--rules P for a set made under P, none for the seeds').
     """
-    from fives.puzzles.brute import DEFAULT_BUDGET
-    from fives.puzzles.verify import BadPuzzle, check, check_set
+    from fives.puzzles import api
 
     _require_z3()
-    from fives.puzzles.z3model import DEFAULT_TIME_LIMIT
+    files: list[api.PuzzleSet] = []  # the set as read, for the messages and the rules check
 
-    data, puzzles, name = _load_set(file)
-    check_recorded(data.get("rules"), profile, name, list(data.get("games", [])))
+    def loaded(pset: api.PuzzleSet) -> None:
+        files.append(pset)
+        check_recorded(_recorded(pset.profile), profile, pset.file or "", list(pset.games))
+
     try:
-        check_set(data, puzzles)
-    except BadPuzzle as e:
-        raise UserError(f"{name}: {e}", EXIT_BAD_INPUT) from None
-    agreed = large = 0
-    with _progress(len(puzzles), "verifying") as tick:
-        for label, pz in puzzles:
-            try:
-                report = check(pz, budget or DEFAULT_BUDGET, grade=not no_grade,
-                               time_limit=time_limit or DEFAULT_TIME_LIMIT)
-            except BadPuzzle as e:
-                raise UserError(f"{name}: {label}: {e}", EXIT_BAD_INPUT) from None
+        checks = api.verify_each(_sample(file), budget=budget or api.DEFAULT_BUDGET, grade=not no_grade,
+                                 time_limit=time_limit or api.DEFAULT_TIME_LIMIT, loaded=loaded)
+    except api.BadPuzzle as e:  # the set's own checks, named by the file
+        raise UserError(str(e), EXIT_BAD_INPUT) from None
+    name, count = files[0].file, len(files[0])
+    agreed = 0
+    with _progress(count, "verifying") as tick:
+        for i, report in enumerate(checks):
+            if not report.ok:
+                raise UserError(f"{name}: puzzle {i} ({report.id}): {report.reason}", EXIT_BAD_INPUT)
             agreed += report.brute == "agrees"
-            large += report.brute != "agrees"
             tick(1)
-    click.echo(f"{name}: {plural(len(puzzles), 'puzzle')} verified: every solution replays through the engine, z3 proves "
+    large = count - agreed
+    click.echo(f"{name}: {plural(count, 'puzzle')} verified: every solution replays through the engine, z3 proves "
                f"each unique; brute force agrees on {agreed}" + (f", {large} too large for it" if large else ""))
+
+
+def _recorded(profile: Profile | None) -> dict[str, str] | None:
+    """The `rules` entry of a set made under `profile` as `check_recorded` reads it (its name and digest)."""
+    return None if profile is None else {"name": profile.name, "digest": profile.digest}
 
 
 def _load_set(file: str) -> Any:

@@ -3,15 +3,18 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from fives.cli._document import document_out
 from fives.support.errors import EXIT_FAILURES, UserError
 from fives.support.writing import check_outputs, write_output
-from fives.rules import game_ids, load_rules
+from fives.rules import GameRules, game_ids, load_rules
 from fives.cli._rules_option import check_recorded, rules_option
+
+if TYPE_CHECKING:
+    from fives.draw.score_svg import SideScores
 
 PAGE = re.compile(r"^(\d+)x(\d+)$")
 OUT_HELP = ("Where to write the {what} (- for stdout). Default: standard output when it is piped or redirected; "
@@ -92,12 +95,6 @@ def render_cmd(file: str | None, game: str | None, fixture_id: str | None, puzzl
     case (--fixture ID) or a puzzle's table (--puzzle FILE#ID). Same input, same bytes.
     Exit 2 for bad input.
     """
-    from fives.evaluation import build_layout
-    from fives.draw.geometry import LayoutTooLarge
-    from fives.support.reading import load_data
-    from fives.layout import IllegalPlacement
-    from fives.draw.svg import render_layout
-
     out = document_out(out, "an SVG picture")
     check_outputs([out], inputs=[file, puzzle_ref.rpartition("#")[0] if puzzle_ref else None])
     sources = [x for x in (file, fixture_id, puzzle_ref) if x is not None]
@@ -106,25 +103,42 @@ def render_cmd(file: str | None, game: str | None, fixture_id: str | None, puzzl
     if solution and puzzle_ref is None:
         raise UserError("--solution goes with --puzzle")
     size = _page(page)
-    new: list[Any] = []
-    if file is not None:
-        if game is None:
-            raise UserError("missing --game (one of: " + ", ".join(game_ids()) + ")")
-        data, where = load_data(file)
-        if isinstance(data, dict) and "placements" in data:
-            data = data["placements"]
-        case_game = game
-    elif fixture_id is not None:
-        case_game, data, where = find_fixture(fixture_id)
-    else:
-        assert puzzle_ref is not None
-        case_game, data, new, where = find_puzzle(puzzle_ref, solution)
+    case_game, data, new, where = _layout_source(file, game, fixture_id, puzzle_ref, solution)
     if game is not None and game != case_game:
         raise UserError(f"{where}: is a {case_game} layout, not {game}")
     rules = load_rules(case_game)
     if profile is not None:  # spinners, counting and scores as the profile has them
         from fives.profiles import rules_under
         rules = rules_under(profile, case_game)
+    write_output(_draw_layout(rules, data, new, where, not no_legend, size), out)
+
+
+def _layout_source(file: str | None, game: str | None, fixture_id: str | None, puzzle_ref: str | None,
+                   solution: bool) -> tuple[str, Any, list[Any], str]:
+    """(game, placements, placements the solution adds, where) of the one source given."""
+    from fives.support.reading import load_data
+
+    if file is not None:
+        if game is None:
+            raise UserError("missing --game (one of: " + ", ".join(game_ids()) + ")")
+        data, where = load_data(file)
+        if isinstance(data, dict) and "placements" in data:
+            data = data["placements"]
+        return game, data, [], where
+    if fixture_id is not None:
+        case_game, placements, where = find_fixture(fixture_id)
+        return case_game, placements, [], where
+    assert puzzle_ref is not None
+    return find_puzzle(puzzle_ref, solution)
+
+
+def _draw_layout(rules: GameRules, data: Any, new: list[Any], where: str, legend: bool, size: tuple[int, int]) -> str:
+    """The SVG of the layout `data` (+ `new`, highlighted) builds; UserError naming `where`."""
+    from fives.evaluation import build_layout
+    from fives.draw.geometry import LayoutTooLarge
+    from fives.layout import IllegalPlacement
+    from fives.draw.svg import render_layout
+
     try:
         layout, _ = build_layout(rules, list(data) + new if isinstance(data, list) else data)
     except IllegalPlacement as e:
@@ -132,10 +146,9 @@ def render_cmd(file: str | None, game: str | None, fixture_id: str | None, puzzl
         raise UserError(f"{where}: {at}: {e.code}: {e.message}") from None
     fresh = frozenset(layout.tiles[len(layout) - len(new):]) if new else frozenset()
     try:
-        svg = render_layout(layout, legend=not no_legend, page=size, new=fresh)
+        return render_layout(layout, legend=legend, page=size, new=fresh)
     except LayoutTooLarge as e:  # never seen on legal layouts; a bug to report, not bad input
         raise UserError(f"{where}: cannot draw this layout: {e}", EXIT_FAILURES) from None
-    write_output(svg, out)
 
 
 @click.command("book")
@@ -210,47 +223,65 @@ def score_svg_cmd(game: str | None, scores: tuple[str, ...], labels: tuple[str, 
     With --record FILE --chart: a chart of each side's score after every hand, with the
     target line. Exit 2 for bad input.
     """
-    from fives.draw.score_svg import board_svg, histories_from_record, parse_score, tally_svg
+    from fives.draw.score_svg import board_svg, tally_svg
 
     out = document_out(out, "an SVG picture")
     check_outputs([out], inputs=[record])
     if (record is None) == (not scores):
         raise UserError("give either --score (once per side) or --record FILE")
     if chart:
-        if record is None:
-            raise UserError("--chart draws a match hand by hand: give --record FILE")
-        if style or labels or players:
-            raise UserError("--chart takes --record (and --game, --out) only: leave out --style, --label and --players")
-        from fives.draw.score_chart import chart_svg, hand_scores_from_record
-
-        rules, target, hands = hand_scores_from_record(record)
-        if game is not None and game != rules.id:
-            raise UserError(f"{record}: is a {rules.id} record, not {game}")
-        write_output(chart_svg(rules, hands, target), out)
+        write_output(_chart(record, game, bool(style or labels or players)), out)
         return
     if record is not None:
         if labels or players:
             raise UserError("--label and --players come from the record; leave them out with --record")
+        from fives.draw.score_svg import histories_from_record
+
         rules, target, sides = histories_from_record(record)
-        if game is not None and game != rules.id:
-            raise UserError(f"{record}: is a {rules.id} record, not {game}")
+        _same_game(record, rules, game)
     else:
-        if game is None:
-            raise UserError("missing --game (one of: " + ", ".join(game_ids()) + ")")
-        rules = load_rules(game)
-        if labels and len(labels) != len(scores):
-            raise UserError(f"{len(labels)} --label for {len(scores)} --score: give one per side or none")
-        if len(scores) > 4:
-            raise UserError(f"{len(scores)} sides: a table has at most 4")
-        names = list(labels) or [f"Side {i + 1}" for i in range(len(scores))]
-        sides = [parse_score(s, n) for s, n in zip(scores, names)]
-        n = players or max(2, len(sides))
-        if n not in rules.target_raw:
-            raise UserError(f"{rules.id} is not played by {n} players")
-        target = rules.display(rules.target_raw[n])
+        rules, target, sides = _given_scores(game, scores, labels, players)
     kind = style or ("tally" if rules.display_divisor == 1 else "board")
     svg = tally_svg(rules, sides) if kind == "tally" else board_svg(rules, sides, target)
     write_output(svg, out)
+
+
+def _same_game(record: str, rules: GameRules, game: str | None) -> None:
+    if game is not None and game != rules.id:
+        raise UserError(f"{record}: is a {rules.id} record, not {game}")
+
+
+def _chart(record: str | None, game: str | None, other_options: bool) -> str:
+    """`score-svg --chart`: each side's score after every hand of the record, as SVG."""
+    if record is None:
+        raise UserError("--chart draws a match hand by hand: give --record FILE")
+    if other_options:
+        raise UserError("--chart takes --record (and --game, --out) only: leave out --style, --label and --players")
+    from fives.draw.score_chart import chart_svg, hand_scores_from_record
+
+    rules, target, hands = hand_scores_from_record(record)
+    _same_game(record, rules, game)
+    return chart_svg(rules, hands, target)
+
+
+def _given_scores(game: str | None, scores: tuple[str, ...], labels: tuple[str, ...], players: int | None
+                  ) -> tuple[GameRules, int, list[SideScores]]:
+    """(rules, target, sides) of scores given with --score (and --label, --players)."""
+    from fives.draw.score_svg import parse_score
+
+    if game is None:
+        raise UserError("missing --game (one of: " + ", ".join(game_ids()) + ")")
+    rules = load_rules(game)
+    if labels and len(labels) != len(scores):
+        raise UserError(f"{len(labels)} --label for {len(scores)} --score: give one per side or none")
+    if len(scores) > 4:
+        raise UserError(f"{len(scores)} sides: a table has at most 4")
+    names = list(labels) or [f"Side {i + 1}" for i in range(len(scores))]
+    sides = [parse_score(s, n) for s, n in zip(scores, names)]
+    n = players or max(2, len(sides))
+    if n not in rules.target_raw:
+        raise UserError(f"{rules.id} is not played by {n} players")
+    return rules, rules.display(rules.target_raw[n]), sides
 
 
 def register(main: click.Group) -> None:

@@ -11,7 +11,7 @@ import functools
 import hashlib
 import random
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable
+from typing import TYPE_CHECKING, Callable, Iterable
 
 from fives.support.errors import UserError
 from fives.layout import Layout
@@ -24,6 +24,9 @@ from fives.puzzles.model import Problem, Puzzle, PuzzleSet
 from fives.puzzles.space import canonical_placements
 from fives.puzzles.themes import reachable, themes
 from fives.puzzles.verify import replay
+
+if TYPE_CHECKING:
+    from fives.profiles import Profile
 
 #: Size ranges per kind: (table tiles, hand tiles) for single and turn, tiles to place for build.
 #: Row d is used for target difficulty d; row 0 when no difficulty is asked for.
@@ -155,7 +158,7 @@ def _proven(puzzle: Puzzle, model: Callable) -> Puzzle:
     return puzzle
 
 
-def _rules(game: str, profile: Any = None) -> GameRules:
+def _rules(game: str, profile: Profile | None = None) -> GameRules:
     """`game`'s rules, under the profile of the set (--rules P) when it extends that game."""
     if profile is None:
         return load_rules(game)
@@ -163,7 +166,7 @@ def _rules(game: str, profile: Any = None) -> GameRules:
     return rules_under(profile, game)
 
 
-def plan(games: Iterable[str], kind: str | None, count: int, profile: Any = None) -> list[tuple[str, str]]:
+def plan(games: Iterable[str], kind: str | None, count: int, profile: Profile | None = None) -> list[tuple[str, str]]:
     """(game, kind) for each index: games in turn, each game's kinds in turn."""
     games = list(games)
     rules = {g: _rules(g, profile) for g in games}
@@ -180,7 +183,7 @@ def plan(games: Iterable[str], kind: str | None, count: int, profile: Any = None
     return out
 
 
-def themed_plan(games: list[str], kind: str | None, count: int, theme: str, profile: Any = None) -> list[tuple[str, str]]:
+def themed_plan(games: list[str], kind: str | None, count: int, theme: str, profile: Profile | None = None) -> list[tuple[str, str]]:
     """Like `plan`, over only the (game, kind) pairs where `theme` can occur."""
     plan(games, kind, 0, profile)  # the same checks of --kind against the games
     pairs = [(g, k) for g in games for k in ((kind,) if kind else kinds_for(_rules(g, profile)))
@@ -189,7 +192,7 @@ def themed_plan(games: list[str], kind: str | None, count: int, theme: str, prof
 
 
 def _speculate(target_difficulty: int | None, theme: str | None, unit: tuple[str, str, int],
-               profile: Any = None) -> tuple[Puzzle, Stats]:
+               profile: Profile | None = None) -> tuple[Puzzle, Stats]:
     """One puzzle made with no `exclude` set: a work unit for a worker (see generate_set)."""
     game, kind, seed = unit
     stats = Stats()
@@ -203,7 +206,7 @@ def _add_stats(total: Stats, part: Stats) -> None:
 
 def generate_set(games: list[str], kind: str | None, count: int, seed: int, target_difficulty: int | None,
                  progress: Callable[[int], None] | None = None, stats: Stats | None = None,
-                 theme: str | None = None, dask: str | None = None, profile: Any = None) -> PuzzleSet:
+                 theme: str | None = None, dask: str | None = None, profile: Profile | None = None) -> PuzzleSet:
     if target_difficulty is not None and target_difficulty not in LABELS:
         raise UserError(f"--difficulty must be one of {', '.join(map(str, LABELS))}, got {target_difficulty}")
     if theme is not None and (why := reachable(theme, games, kind)):

@@ -6,7 +6,7 @@ import json
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import jsonschema
 import yaml
@@ -18,6 +18,9 @@ from fives.layout import IllegalPlacement, Placement
 from fives.rules import GameRules, load_rules
 from fives.tiles import Tile, parse_tile
 from fives.puzzles import GENERATOR_VERSION
+
+if TYPE_CHECKING:
+    from fives.profiles import Profile
 
 FORMAT = "fives-puzzles/1"
 KINDS = ("single", "turn", "build")
@@ -47,7 +50,7 @@ class Problem:
     tiles: tuple[Tile, ...]  # the hand (single, turn) or the tiles to place (build), sorted
     target: int | tuple[int, ...]  # points in the game's unit; a sequence for build
     #: the rule profile (fives.profiles.Profile) the puzzle is posed under; None: the seeds' rules
-    profile: Any = field(default=None, compare=False)
+    profile: Profile | None = field(default=None, compare=False)
 
     @property
     def rules(self) -> GameRules:
@@ -126,7 +129,7 @@ class PuzzleSet:
     puzzles: list[Puzzle] = field(default_factory=list)
     kinds: tuple[str, ...] = ()
     difficulty: int | None = None
-    profile: Any = None  # --rules P (a fives.profiles.Profile): recorded only when given
+    profile: Profile | None = None  # --rules P: recorded only when given
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"format": FORMAT, "generator": GENERATOR_VERSION, "games": _flow(list(self.games)),
@@ -204,7 +207,7 @@ def _placements(records: list[Any], where: str) -> tuple[Placement, ...]:
     return tuple(out)
 
 
-def set_profile(data: Any, name: str) -> Any:
+def set_profile(data: Any, name: str) -> Profile | None:
     """The rule profile a puzzle set records (`rules`), or None; UserError for a bad entry."""
     recorded = data.get("rules") if isinstance(data, dict) else None
     from fives.profiles import recorded_profile
@@ -212,7 +215,7 @@ def set_profile(data: Any, name: str) -> Any:
     return recorded_profile(recorded, name)
 
 
-def problem_from_dict(d: dict[str, Any], where: str, profile: Any = None) -> Problem:
+def problem_from_dict(d: dict[str, Any], where: str, profile: Profile | None = None) -> Problem:
     game, kind = d["game"], d["kind"]
     profile = profile if profile is not None and profile.extends == game and profile.overrides else None
     rules = Problem(game, kind, (), (), 0, profile).rules
@@ -234,7 +237,7 @@ def problem_from_dict(d: dict[str, Any], where: str, profile: Any = None) -> Pro
     return Problem(game, kind, layout, tiles, target, profile)
 
 
-def puzzle_from_dict(d: dict[str, Any], where: str, profile: Any = None) -> Puzzle:
+def puzzle_from_dict(d: dict[str, Any], where: str, profile: Profile | None = None) -> Puzzle:
     problem = problem_from_dict(d, where, profile)
     diff = d["difficulty"]
     return Puzzle(problem=problem, id=d["id"],
