@@ -4,49 +4,32 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, TextIO
 
 import click
 
-from fives.cli._seconds import Seconds
-
-from fives.cli._samples import fixture_roots
-from fives.conformance.engines.drivers import EngineStartError
-from fives.conformance.engines.process import make_engine
-from fives.support.errors import (
-    EXIT_BAD_INPUT,
-    EXIT_ENGINE,
-    EXIT_FAILURES,
-    EXIT_INTERRUPTED,
-    EXIT_TERMINATED,
-    UserError,
-)
-from fives.conformance.cases.fixtures import default_roots, lint, load_cases
-from fives.support.writing import write_output
-from fives.conformance.cases.kinds import load_kinds
-from fives.support.progress import Progress
-from fives.conformance.reports.causes import diagnosis_causes, run_causes
-from fives.conformance.reports.formats import FORMATS, human
-from fives.conformance.runner import (
-    CaseResult,
-    ResultStream,
-    check_outputs,
-    not_started,
-    write_not_started,
-    load_known_failures,
-    run_cases,
-    sigterm_as_interrupt,
-    signals_held,
-    write_known_failures,
-)
-from fives.conformance.cases.selection import CaseFilters, listing, load_selection
 from fives.cli._case_filters import case_filter_options
 from fives.cli._document import document_out
-from fives.conformance.cases.fixtures import Case
-from fives.conformance.stopping import StopRun, stop_after
-from fives.support.colour import wants_colour
-from fives.support.wording import plural
 from fives.cli._rules_option import rules_option
+from fives.cli._samples import fixture_roots
+from fives.cli._seconds import Seconds
+from fives.conformance.cases.fixtures import Case, default_roots, lint, load_cases
+from fives.conformance.cases.kinds import Kind, load_kinds
+from fives.conformance.cases.selection import CaseFilters, listing, load_selection
+from fives.conformance.engines.handle import EngineSpec
+from fives.conformance.reports.causes import diagnosis_causes
+from fives.conformance.reports.formats import FORMATS
+from fives.conformance.runner import load_known_failures, write_known_failures, write_not_started
+from fives.conformance.sessions.run import RunOptions, RunOutcome, run_suite
+from fives.support.colour import wants_colour
+from fives.support.errors import EXIT_BAD_INPUT, EXIT_ENGINE, EXIT_FAILURES, EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED, UserError
+from fives.support.progress import Progress
+from fives.support.stop import signals_held
+from fives.support.wording import plural
+from fives.support.writing import check_outputs, write_output
+
+if TYPE_CHECKING:
+    from fives.profiles import Profile
 
 
 @click.group("conformance")
@@ -105,8 +88,8 @@ def _report_targets(reports: tuple[str, ...]) -> list[tuple[str, str | None]]:
 def run_cmd(commands: tuple[str, ...], oneshot: bool, timeout: float | None, jobs: int, validate: bool, roots: tuple[Path, ...],
             ids: tuple[str, ...], games: tuple[str, ...], kinds_: tuple[str, ...], caps: tuple[str, ...], slow: bool,
             reports: tuple[str, ...], results_path: str | None, known_path: str | None, write_known: str | None,
-            no_verify: bool, profile: Any, unchanged_only: bool, diagnosis_path: str | None, verbose: int, quiet: int,
-            exitfirst: bool, maxfail: int | None, last_failed: bool) -> None:
+            no_verify: bool, profile: Profile | None, unchanged_only: bool, diagnosis_path: str | None, verbose: int,
+            quiet: int, exitfirst: bool, maxfail: int | None, last_failed: bool) -> None:
     """Run every conformance case through an engine and report.
 
     Prints the engine, the failing clauses, each failure explained (description, clauses
@@ -118,105 +101,91 @@ def run_cmd(commands: tuple[str, ...], oneshot: bool, timeout: float | None, job
     the engine never completed its handshake, 130 when interrupted by Ctrl-C and 143 by
     SIGTERM (the reports still cover every finished case).
     """
-    signals = sigterm_as_interrupt()
-    click.get_current_context().call_on_close(signals.restore)
     targets = _report_targets(reports)
     if unchanged_only and profile is None:
         raise UserError("--unchanged-only needs --rules PROFILE")
-    check_outputs([results_path, write_known, *(p for _, p in targets)], inputs=roots or default_roots(), run=True)  # before the suite loads
-    check_outputs([results_path, *(p for _, p in targets)], inputs=[known_path], run=True)  # --write-known-failures may update it
+    _check_paths(roots, targets, results_path, write_known, known_path)
     kinds = load_kinds()
     if not no_verify:
         from fives.conformance.golden.manifest import check_fixture_roots
         check_fixture_roots(roots or None)
     verbosity = -1 if quiet > verbose else min(verbose - quiet, 1)
-    limit = 1 if exitfirst else maxfail
     if last_failed and len(commands) > 1:
         raise UserError("--lf takes a single --engine (each engine command keeps its own record: run them one by one)")
-    with Progress(None, "conformance: loading the suite"):
-        chosen = load_selection(list(roots) or None, CaseFilters(ids, games, kinds_, caps, slow), kinds)
-    cases, left_out = chosen.cases, chosen.slow_left_out
-    slow_note = (f"({left_out} slow case{_s(left_out)} left out: add --slow to run {'it' if left_out == 1 else 'them'})"
-                 if left_out and verbosity >= 0 else "")
+    cases, notes = _choose(roots, CaseFilters(ids, games, kinds_, caps, slow), kinds, verbosity)
     known = load_known_failures(known_path) if known_path else {}
-    diagnosed: dict[str, str] = {}
-    if diagnosis_path is not None:
-        diagnosed = diagnosis_causes(diagnosis_path)
+    causes = diagnosis_causes(diagnosis_path) if diagnosis_path is not None else {}
     plan = None
     if profile is not None:  # the expectations under the profile, from the reference engine under it
         from fives.conformance.cases.expected_under import plan_under
         cases, plan = plan_under(profile, cases, kinds, unchanged_only)
-    if len(commands) > 1:
-        if any(fmt == "badge" for fmt, _ in targets):
-            raise UserError("--report badge: a badge is one engine's: run each --engine on its own for its badge")
-        from fives.cli.several_engines import run_several
-        if slow_note:
-            click.echo(slow_note, err=True)
-        code = run_several(commands, cases, kinds, known, targets, oneshot, timeout, validate, results_path, write_known,
-                           jobs=jobs, plan=plan, verbosity=verbosity, maxfail=limit)
-        sys.exit(EXIT_TERMINATED if code == EXIT_INTERRUPTED and signals.terminated else code)
-    command = commands[0] if commands else None
-    lf_note = ""
-    if last_failed:
-        cases, lf_note = _last_failed(command, cases, profile.digest if profile is not None else None)
-    engine = make_engine(command, oneshot, timeout, validate, profile)
-    try:
-        handshake = engine.start()
-    except EngineStartError as e:
-        write_not_started(not_started(cases, str(e), known), targets, results_path, FORMATS, plan)
-        raise UserError(f"engine {command!r}: {e}", EXIT_ENGINE) from None
-    for note in (slow_note, lf_note if verbosity >= 0 else ""):  # after the engine started: its error comes alone
-        if note:
-            click.echo(note, err=True)
-    try:
-        stream = ResultStream(results_path)
-    except BaseException:
-        engine.close()  # never leave the started engine behind
-        raise
-    done: list[CaseResult] = []
-    interrupted = False
-    stopped: str | None = None
+    engines = _engines(commands, oneshot, timeout, validate, profile, targets)
     human_out = sys.stderr if any(p is None for _, p in targets) else sys.stdout
-    try:
-        with Progress(len(cases), "conformance") as bar:
-            on_result = stop_after(limit, _collect(done, stream, bar))
-            run_cases(engine, cases, kinds, on_result, known, jobs=jobs, plan=plan)
-    except StopRun as e:
-        stopped = e.line(len(cases) - len(done))
-        engine.abort()  # cases still running in other engine processes are not waited for
-    except KeyboardInterrupt:  # Ctrl-C, or SIGTERM (Terminated)
-        interrupted = True
-        engine.abort()
-    finally:
-        with signals_held():
-            engine.close()
-            failed: list[OSError] = []  # a full stdout must not cost the file reports: raised after them
-            try:
-                colour = wants_colour(human_out)
-                causes = run_causes(plan, done, kinds, diagnosed)
-                _echo(failed, human(done, handshake, interrupted, plan=plan, verbosity=verbosity, colour=colour,
-                                    stopped=stopped, causes=causes), file=human_out, color=colour)
-                for fmt, path in targets:
-                    text = FORMATS[fmt](done, handshake, interrupted, plan=plan, causes=causes)
-                    if path:
-                        write_output(text, path)
-                    else:
-                        _echo(failed, text)
-                if write_known:
-                    n = write_known_failures(write_known, done)
-                    click.echo(f"wrote {n} known failure{_s(n)} to {write_known}", file=sys.stderr)
-                from fives.conformance.reports.last_failed import update
-                cache_note = update(command, done, profile.digest if profile is not None else None)
-                if cache_note and verbosity >= 0:
-                    click.echo(f"fives: note: {cache_note}", err=True)
-                if failed:
-                    raise failed[0]
-            finally:
-                stream.close()  # last: a --results write error must not cost the reports
-    if interrupted:
-        sys.exit(EXIT_TERMINATED if signals.terminated else EXIT_INTERRUPTED)
-    if any(r.counts_as_failure for r in done):
-        sys.exit(EXIT_FAILURES)
+    options = RunOptions(engines, tuple(cases), kinds, known, plan, jobs, 1 if exitfirst else maxfail, results_path,
+                         tuple(targets), causes, last_failed, write_known, verbosity, wants_colour(human_out), notes)
+    _deliver(run_suite(options, on_note=_note), options, human_out)
+
+
+def _check_paths(roots: tuple[Path, ...], targets: list[tuple[str, str | None]], results_path: str | None,
+                 write_known: str | None, known_path: str | None) -> None:
+    """Every file the run writes, refused before the suite loads if it would overwrite an input."""
+    check_outputs([results_path, write_known, *(p for _, p in targets)], inputs=roots or default_roots(), run=True)
+    check_outputs([results_path, *(p for _, p in targets)], inputs=[known_path], run=True)  # --write-known-failures may update it
+
+
+def _choose(roots: tuple[Path, ...], filters: CaseFilters, kinds: dict[str, Kind], verbosity: int) -> tuple[list[Case], tuple[str, ...]]:
+    """The selected cases, and the note on the slow ones left out (said once the run is under way)."""
+    with Progress(None, "conformance: loading the suite"):
+        chosen = load_selection(list(roots) or None, filters, kinds)
+    left_out = chosen.slow_left_out
+    if not left_out or verbosity < 0:
+        return chosen.cases, ()
+    return chosen.cases, (f"({left_out} slow case{_s(left_out)} left out: add --slow to run {'it' if left_out == 1 else 'them'})",)
+
+
+def _engines(commands: tuple[str, ...], oneshot: bool, timeout: float | None, validate: bool, profile: Profile | None,
+             targets: list[tuple[str, str | None]]) -> tuple[EngineSpec, ...]:
+    if len(commands) > 1 and any(fmt == "badge" for fmt, _ in targets):
+        raise UserError("--report badge: a badge is one engine's: run each --engine on its own for its badge")
+    if oneshot and not commands:
+        raise UserError("--oneshot needs --engine CMD")
+    return tuple(EngineSpec(command, oneshot, timeout, validate, profile) for command in commands or (None,))
+
+
+def _note(text: str) -> None:
+    click.echo(text, err=True)
+
+
+def _deliver(outcome: RunOutcome, options: RunOptions, human_out: TextIO) -> None:
+    """Print the summary and the reports, write the files, exit with the run's code."""
+    if outcome.not_started is not None:  # the reports and --results still say so: every case errored
+        write_not_started(outcome.results, list(options.targets), options.results_path, FORMATS, options.plan)
+        raise UserError(f"engine {options.engines[0].command!r}: {outcome.not_started}", EXIT_ENGINE)
+    with signals_held():  # a second Ctrl-C must not leave half a report
+        try:
+            _print(outcome, options, human_out)
+        finally:
+            if outcome.stream_error is not None:
+                raise outcome.stream_error  # last: a --results write error must not cost the reports
+    if outcome.exit_code != EXIT_OK:
+        sys.exit(outcome.exit_code)
+
+
+def _print(outcome: RunOutcome, options: RunOptions, human_out: TextIO) -> None:
+    failed: list[OSError] = []  # a full stdout must not cost the file reports: raised after them
+    _echo(failed, outcome.human, file=human_out, color=options.colour)
+    for path, text in outcome.reports:
+        if path:
+            write_output(text, path)
+        else:
+            _echo(failed, text)
+    if options.write_known and not outcome.several:
+        n = write_known_failures(options.write_known, outcome.results)
+        click.echo(f"wrote {n} known failure{_s(n)} to {options.write_known}", file=sys.stderr)
+    if outcome.cache_note and options.verbosity >= 0:
+        click.echo(f"fives: note: {outcome.cache_note}", err=True)
+    if failed:
+        raise failed[0]
 
 
 def _echo(failed: list[OSError], text: str, **options: Any) -> None:
@@ -228,30 +197,6 @@ def _echo(failed: list[OSError], text: str, **options: Any) -> None:
 
 def _s(n: int) -> str:
     return "" if n == 1 else "s"
-
-
-def _collect(done: list[CaseResult], stream: ResultStream, bar: Progress) -> Callable[[CaseResult], None]:
-    def on_result(r: CaseResult) -> None:
-        done.append(r)
-        stream(r)
-        bar.advance(note=r.case.id)
-    return on_result
-
-
-def _last_failed(command: str | None, cases: list[Case], rules: str | None) -> tuple[list[Case], str]:
-    """--lf: the selected cases that failed last time, and a note saying what runs."""
-    from fives.conformance.reports.last_failed import load
-
-    failed, why = load(command, rules)
-    if failed is None:
-        return cases, f"(--lf: {why}: running all {len(cases)} selected case{_s(len(cases))})"
-    ids = set(failed)
-    again = [c for c in cases if c.id in ids]
-    if not again:
-        return cases, (f"(--lf: no selected case failed last time: running all {len(cases)} "
-                       f"selected case{_s(len(cases))})")
-    return again, (f"(--lf: running the {len(again)} case{_s(len(again))} that failed last time; "
-                   f"{len(cases) - len(again)} left out)")
 
 
 @conformance.command("list")

@@ -18,10 +18,12 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 if TYPE_CHECKING:
+    from fives.conformance.cases.expected_under import ProfilePlan
     from fives.conformance.engines.drivers import Engine, Handshake
     from fives.conformance.cases.fixtures import Case
     from fives.conformance.cases.kinds import Kind
     from fives.conformance.runner import CaseResult
+    from fives.support.stop import Stop
 
 #: the collector every case item hangs from, and so the first part of every node id
 SUITE_NODE = "fives-conformance"
@@ -62,6 +64,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="Seconds per case (default 10; 0: no limit).")
     group.addoption("--fives-validate", action="store_true", default=False,
                     help="Check every protocol message against its schema (spec/protocol/).")
+    group.addoption("--fives-rules", metavar="P", default=None,
+                    help="Play under this rule profile, as `fives conformance run --rules P`: a shipped name "
+                         "(spec/variants/) or a profile YAML file; the cases expect the reference's answers under P.")
 
 
 class CaseFailed(Exception):
@@ -76,9 +81,10 @@ class EngineSession:
     """The engine under test for the whole pytest session, started at the first case run
     (so `--collect-only` starts nothing) and closed when the session ends."""
 
-    def __init__(self, config: pytest.Config, kinds: dict[str, Kind]) -> None:
+    def __init__(self, config: pytest.Config, kinds: dict[str, Kind], plan: ProfilePlan | None = None) -> None:
         self.config = config
         self.kinds = kinds
+        self.plan = plan  # --fives-rules P: the cases carry their expectations under P
         self.command: str = config.getoption("fives_engine")
         self.engine: Engine | None = None
         self.handshake: Handshake | None = None
@@ -88,42 +94,27 @@ class EngineSession:
 
     def _start(self) -> Engine | None:
         if self.engine is None and self.start_error is None:
-            from fives.conformance.engines.drivers import EngineStartError
-            from fives.conformance.engines.process import make_engine
-            from fives.support.errors import UserError
+            from fives.conformance.engines.handle import EngineSpec, EngineStartError
 
+            spec = EngineSpec(self.command, self.config.getoption("fives_oneshot"), self.config.getoption("fives_timeout"),
+                              self.config.getoption("fives_validate"), self.plan.profile if self.plan else None)
             try:
-                engine = make_engine(self.command, self.config.getoption("fives_oneshot"),
-                                     self.config.getoption("fives_timeout"), self.config.getoption("fives_validate"))
-            except UserError as e:
-                self.start_error = f"engine {self.command!r} could not be started: {e}"
-                return None
-            try:
-                self.handshake = engine.start()
+                self.engine, self.handshake = spec.start()  # on failure nothing it started is left behind
             except EngineStartError as e:
-                engine.close()  # nothing it started is left behind
                 self.start_error = f"engine {self.command!r} could not be started: {e}"
                 return None
-            self.engine = engine
         return self.engine
 
     def run(self, case: Case) -> CaseResult:
         from fives.conformance.engines.drivers import Outcome
-        from fives.conformance.runner import CaseResult, judge
-        from fives.support.sanitize import quote
+        from fives.conformance.runner import CaseResult, run_one
 
         engine = self._start()
         if engine is None:
             return CaseResult(case, "errored", outcome=Outcome("error", message=self.start_error or ""))
         self.seq += 1
-        try:
-            why = engine.supports(case, self.kinds)
-            if why:
-                return CaseResult(case, "skipped", outcome=Outcome("skipped", message=why))
-            return judge(case, engine.run(case, self.seq), self.kinds[case.kind])
-        except Exception as e:  # noqa: BLE001 - as the runner: a runner bug is that case's error
-            return CaseResult(case, "errored", outcome=Outcome(
-                "error", message=f"runner error: {type(e).__name__}: {quote(str(e), 200)[1:-1]}"))
+        # the runner's own case step: the plan's skips, the engine's declared scope, what it supports
+        return run_one(engine, case, self.seq, self.kinds, {}, self.plan)
 
     def explain(self, result: CaseResult) -> str:
         from fives.conformance.reports.failures import load_clause_book
@@ -173,7 +164,7 @@ class CaseItem(pytest.Item):
         return self.case.file, None, f"fives case {self.case.id}"
 
 
-def _load(config: pytest.Config) -> tuple[list[Case], dict[str, Kind]]:
+def _load(config: pytest.Config) -> tuple[list[Case], dict[str, Kind], ProfilePlan | None]:
     from fives.conformance.cases.kinds import load_kinds
     from fives.conformance.cases.selection import CaseFilters, load_selection
     from fives.support.errors import UserError
@@ -183,17 +174,24 @@ def _load(config: pytest.Config) -> tuple[list[Case], dict[str, Kind]]:
                           kinds=tuple(config.getoption("fives_kind")), slow=config.getoption("fives_slow"))
     roots = [Path(p) for p in config.getoption("fives_fixtures")] or None
     try:
-        return load_selection(roots, filters, kinds).cases, kinds
+        cases = load_selection(roots, filters, kinds).cases
+        plan = None
+        if config.getoption("fives_rules") is not None:  # as `conformance run --rules P`
+            from fives.conformance.cases.expected_under import plan_under
+            from fives.profiles import load_profile
+
+            cases, plan = plan_under(load_profile(config.getoption("fives_rules")), cases, kinds)
+        return cases, kinds, plan
     except UserError as e:  # the selection names the CLI's options; say this plugin's
-        raise pytest.UsageError("fives: error: " + re.sub(r"^--(id|game|kind) ", r"--fives-\1 ", str(e))) from None
+        raise pytest.UsageError("fives: error: " + re.sub(r"^--(id|game|kind|rules) ", r"--fives-\1 ", str(e))) from None
 
 
 @pytest.hookimpl(tryfirst=True)  # before -k, -m and --lf deselect: the cases are items like any other
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
     if config.getoption("fives_engine", None) is None:
         return
-    cases, kinds = _load(config)
-    engine = EngineSession(config, kinds)
+    cases, kinds, plan = _load(config)
+    engine = EngineSession(config, kinds, plan)
     config.stash[_ENGINE] = engine
     parent = SuiteCollector.from_parent(session, name=SUITE_NODE, nodeid=SUITE_NODE)
     made = [CaseItem.from_parent(parent, name=c.id, case=c, session_engine=engine) for c in cases]
@@ -209,36 +207,26 @@ def pytest_report_header(config: pytest.Config) -> str | None:
 
 def pytest_sessionstart(session: pytest.Session) -> None:
     # SIGTERM (how CI cancels a job) stops the session as Ctrl-C does: pytest reports what ran,
-    # pytest_sessionfinish kills the engine's whole process group, and the exit status is 143
-    import signal
-    import threading
-
-    if session.config.getoption("fives_engine", None) is None or \
-            threading.current_thread() is not threading.main_thread():
+    # pytest_sessionfinish kills the engine's whole process group, and the exit status is 143;
+    # the one stop mechanism (fives/support/stop.py), installed for the session and restored after
+    if session.config.getoption("fives_engine", None) is None:
         return
-    from fives.support.errors import Terminated
+    from fives.support.stop import Stop
 
-    def on_term(signum: int, frame: object) -> None:
-        session.config.stash[_TERMINATED] = True
-        raise Terminated()
-
-    session.config.stash[_PREVIOUS_SIGTERM] = signal.signal(signal.SIGTERM, on_term)
+    session.config.stash[_STOP] = Stop().install()
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
-    import signal
-
     engine = session.config.stash.get(_ENGINE, None)
     if engine is not None:
         engine.close()
-    previous = session.config.stash.get(_PREVIOUS_SIGTERM, None)
-    if previous is not None:
-        signal.signal(signal.SIGTERM, previous)
-    if session.config.stash.get(_TERMINATED, False):
-        from fives.support.errors import EXIT_TERMINATED
-        session.exitstatus = EXIT_TERMINATED
+    stop = session.config.stash.get(_STOP, None)
+    if stop is not None:
+        stop.restore()
+        if stop.terminated:
+            from fives.support.errors import EXIT_TERMINATED
+            session.exitstatus = EXIT_TERMINATED
 
 
 _ENGINE = pytest.StashKey[EngineSession]()
-_TERMINATED = pytest.StashKey[bool]()
-_PREVIOUS_SIGTERM = pytest.StashKey[Any]()
+_STOP = pytest.StashKey["Stop"]()

@@ -5,20 +5,17 @@ import errno
 import json
 import os
 import queue
-import signal
 import threading
-from contextlib import contextmanager
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, Callable
 
 import yaml
 
 from fives.conformance.engines.drivers import Engine, Outcome
 from fives.conformance.cases.expected_under import ProfilePlan
-from fives.support.errors import Terminated, UserError
+from fives.support.errors import UserError
 from fives.conformance.cases.fixtures import Case
-from fives.support.writing import check_outputs, check_writable, is_stream, write_output  # noqa: F401 - check_outputs: its old home
+from fives.support.writing import is_stream, write_output
 from fives.support.reading import load_data
 from fives.support.sanitize import quote
 from fives.conformance.cases.kinds import Kind
@@ -75,9 +72,11 @@ def judge(case: Case, outcome: Outcome, kind: Kind) -> CaseResult:
     return CaseResult(case, "failed" if diffs else "passed", diffs, outcome)
 
 
-def _run_one(engine: Engine, case: Case, seq: int, kinds: dict[str, Kind], known: dict[str, str],
-             plan: ProfilePlan | None = None) -> CaseResult:
-    """One case's result, whatever happens: a runner bug is that case's error, not the run's end."""
+def run_one(engine: Engine, case: Case, seq: int, kinds: dict[str, Kind], known: dict[str, str],
+            plan: ProfilePlan | None = None) -> CaseResult:
+    """One case's result, whatever happens: a runner bug is that case's error, not the run's end.
+    The one case loop step of every door (the CLI's run, the pytest plugin, fives.suite): the
+    plan's skip (--rules P), the engine's declared scope, what it supports, then the judgement."""
     try:
         why = plan.skip_reason(case) if plan is not None else None
         scope = None if why or not hasattr(engine, "out_of_scope") else engine.out_of_scope(case)
@@ -109,7 +108,7 @@ def run_cases(engine: Engine, cases: list[Case], kinds: dict[str, Kind],
         return _run_parallel(engine, cases, kinds, on_result, known, jobs, plan)
     results: list[CaseResult] = []
     for seq, case in enumerate(cases, 1):
-        result = _run_one(engine, case, seq, kinds, known, plan)
+        result = run_one(engine, case, seq, kinds, known, plan)
         results.append(result)
         if on_result:
             on_result(result)
@@ -134,7 +133,7 @@ def _run_parallel(engine: Engine, cases: list[Case], kinds: dict[str, Kind],
                 i = next(taken, None)
             if i is None:
                 return
-            done.put((i, _run_one(worker_engine, cases[i], i + 1, kinds, known, plan)))
+            done.put((i, run_one(worker_engine, cases[i], i + 1, kinds, known, plan)))
 
     for e in engines:
         threading.Thread(target=work, args=(e,), daemon=True, name="fives-runner").start()
@@ -270,46 +269,3 @@ class ResultStream:
         if self.error:
             raise UserError(f"--results {quote(str(self.path), 200)[1:-1]}: cannot write ({self.error}); "
                             f"it holds the first {self.lines} result line{'' if self.lines == 1 else 's'}")
-
-
-# -- signals: SIGTERM (how CI cancels a job) is handled like Ctrl-C -------------------------
-
-@dataclass
-class SignalState:
-    terminated: bool = False  # a SIGTERM arrived (exit 143 rather than 130)
-    previous: Any = None  # the SIGTERM handler before ours
-
-    def restore(self) -> None:
-        if self.previous is not None:
-            signal.signal(signal.SIGTERM, self.previous)
-            self.previous = None
-
-
-def sigterm_as_interrupt() -> SignalState:
-    """Until `restore()`, SIGTERM raises `Terminated` (a KeyboardInterrupt) in the main thread,
-    so a cancelled run stops like Ctrl-C: engines killed, reports written for the finished cases."""
-    state = SignalState()
-    if threading.current_thread() is not threading.main_thread():
-        return state
-
-    def on_term(signum: int, frame: object) -> None:
-        state.terminated = True
-        raise Terminated()
-
-    state.previous = signal.signal(signal.SIGTERM, on_term)
-    return state
-
-
-@contextmanager
-def signals_held() -> Iterator[None]:
-    """SIGINT and SIGTERM ignored while the reports are written (a second Ctrl-C or a repeated
-    SIGTERM must not leave half a report), the previous handlers restored afterwards."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    old = {sig: signal.signal(sig, signal.SIG_IGN) for sig in (signal.SIGINT, signal.SIGTERM)}
-    try:
-        yield
-    finally:
-        for sig, handler in old.items():
-            signal.signal(sig, handler)

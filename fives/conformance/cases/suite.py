@@ -11,13 +11,13 @@ comparison is the runner's own, so a harness passes exactly when the runner woul
 """
 from __future__ import annotations
 
-import fnmatch
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable
 
 from fives.conformance.cases.fixtures import Case, load_cases
 from fives.conformance.cases.kinds import Kind, load_kinds
+from fives.conformance.cases.selection import CaseFilters
 from fives.rules import load_rules
 
 __all__ = ["Case", "compare", "kinds", "load_suite", "reference_answer"]
@@ -27,23 +27,25 @@ def load_suite(*roots: str | Path, ids: Iterable[str] = (), games: Iterable[str]
                kinds: Iterable[str] = (), slow: bool = False) -> list[Case]:
     """Every case under `roots` (files or folders; none: the shipped suite), in run order.
 
-    Filters, as `fives conformance run`'s options: `ids` are glob patterns (`"HR-SETTLE-*"`),
+    Filters, as `fives conformance run`'s options: `ids` are glob patterns (`"HR-SETTLE-*"`) or exact IDs,
     `games` and `kinds` exact names; perft cases tagged `slow` only with `slow=True`. A
     malformed fixture file raises `fives.support.errors.UserError` naming the file and case.
     """
-    id_globs, game_set, kind_set = tuple(ids), frozenset(games), frozenset(kinds)
+    # the CLI's own filter object (an exact ID holding `[4|6]` matches itself, as with --id);
+    # unlike the CLI, a filter that matches nothing gives [] rather than an error
+    filters = CaseFilters(ids=tuple(ids), games=tuple(games), kinds=tuple(kinds), slow=slow)
     cases = load_cases([Path(r) for r in roots] if roots else None)
-    return [c for c in cases
-            if (not id_globs or any(fnmatch.fnmatchcase(c.id, g) for g in id_globs))
-            and (not game_set or c.game in game_set)
-            and (not kind_set or c.kind in kind_set)
-            and (slow or "slow" not in c.tags)]
+    registry = _kinds()
+    return [c for c in cases if filters.matches(c, registry)]
 
 
 @lru_cache(maxsize=1)
 def kinds() -> dict[str, Kind]:
     """Every case kind (`evaluate`, `legal-placements`, `turn`, `settle`, `perft`, ...) by name."""
     return load_kinds()
+
+
+_kinds = kinds  # load_suite's `kinds` parameter hides the function of that name
 
 
 def compare(case: Case, answer: Any) -> list[str]:

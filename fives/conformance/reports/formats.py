@@ -178,10 +178,10 @@ def human(results: list[CaseResult], handshake: Handshake | None, interrupted: b
 
 
 def human_several(runs: list[EngineRun], verbosity: int = 1, colour: bool = False,
-                  plan: ProfilePlan | None = None) -> str:
+                  plan: ProfilePlan | None = None, causes: dict[str, str] | None = None) -> str:
     """Each engine's report under its command, then one line per engine; the last line adds
     up every engine's run (so it still reads `N passed, N failed, N errored, N skipped`).
-    `verbosity` and `colour` as for `human`; -1 gives the last line alone."""
+    `verbosity`, `colour` and `causes` (--diagnosis) as for `human`; -1 gives the last line alone."""
     if verbosity < 0:
         return summary_line([r for run in runs for r in run.results], colour)
     clauses = load_clause_book()
@@ -189,7 +189,8 @@ def human_several(runs: list[EngineRun], verbosity: int = 1, colour: bool = Fals
     for run in runs:
         out.append(f"=== {one_line(run.label, 300)} ===")
         out.append(f"could not start: {one_line(run.error, 300)}" if run.error else
-                   human(run.results, run.handshake, run.interrupted, 10, clauses, verbosity, colour))
+                   human(run.results, run.handshake, run.interrupted, 10, clauses, verbosity, colour,
+                         causes=causes))
     out.append("engines:")
     for run in runs:
         top = failures_by_clause(run.results, clauses)[:3]
@@ -263,11 +264,11 @@ def to_json(results: list[CaseResult], handshake: Handshake | None, interrupted:
     return _dump(with_causes(_json_doc(results, handshake, interrupted, load_clause_book(), plan), results, causes))
 
 
-def json_several(runs: list[EngineRun], plan: ProfilePlan | None = None) -> str:
+def json_several(runs: list[EngineRun], plan: ProfilePlan | None = None, causes: dict[str, str] | None = None) -> str:
     clauses = load_clause_book()
     engines = []
     for run in runs:
-        doc = _json_doc(run.results, run.handshake, run.interrupted, clauses, plan)
+        doc = with_causes(_json_doc(run.results, run.handshake, run.interrupted, clauses, plan), run.results, causes)
         engines.append({"command": run.label, **({"error": run.error} if run.error else {}), **doc})
     return _dump({"format": MULTI_FORMAT, **({"rules": plan.to_dict()} if plan else {}), "engines": engines})
 
@@ -344,7 +345,8 @@ def to_junit(results: list[CaseResult], handshake: Handshake | None, interrupted
     return _junit([("", results)], handshake.name if handshake else "engine", plan)
 
 
-def junit_several(runs: list[EngineRun], plan: ProfilePlan | None = None) -> str:
+def junit_several(runs: list[EngineRun], plan: ProfilePlan | None = None, causes: dict[str, str] | None = None) -> str:
+    # `causes` does not change JUnit, as for one engine
     return _junit([(f"{run.label}: ", run.results) for run in runs], f"{len(runs)} engines", plan)
 
 
@@ -390,7 +392,9 @@ def to_markdown(results: list[CaseResult], handshake: Handshake | None, interrup
     return "\n".join(lines + _md_sections(results, load_clause_book(), "###")) + "\n"
 
 
-def markdown_several(runs: list[EngineRun], plan: ProfilePlan | None = None) -> str:
+def markdown_several(runs: list[EngineRun], plan: ProfilePlan | None = None,
+                     causes: dict[str, str] | None = None) -> str:
+    # `causes` leaves Markdown as it is, as for one engine
     clauses = load_clause_book()
     lines = [f"## fives conformance: {len(runs)} engines", "", *_md_rules(plan),
              "| engine | passed | failed | errored | skipped |", "|---|---:|---:|---:|---:|"]
@@ -417,9 +421,9 @@ def to_html(results: list[CaseResult], handshake: Handshake | None, interrupted:
     return html_page([EngineRun(label, results, handshake, interrupted)], plan, causes)
 
 
-def html_several(runs: list[EngineRun], plan: ProfilePlan | None = None) -> str:
+def html_several(runs: list[EngineRun], plan: ProfilePlan | None = None, causes: dict[str, str] | None = None) -> str:
     from fives.conformance.reports.html import html_page
-    return html_page(runs, plan)
+    return html_page(runs, plan, causes)
 
 
 #: (results, handshake, interrupted, plan=None) -> the report text; `plan`: --rules P
