@@ -127,12 +127,12 @@ class DiagnoseOutcome:
 
         return lines(self.diagnosis)
 
-    def write(self, out: Path, force: bool = False, note: Note | None = None) -> None:
-        """The --out folder: profile.yaml, diagnosis.json and fixtures/ (diagnose/files.py);
-        what to run next goes to `note`."""
+    def write(self, out: Path | str, force: bool = False, note: Note | None = None) -> None:
+        """The --out folder (new or empty; with `force`, one holding a diagnosis): profile.yaml,
+        diagnosis.json and fixtures/ (diagnose/files.py); what to run next goes to `note`."""
         from fives.conformance.diagnose.files import write_diagnosis
 
-        write_diagnosis(self.diagnosis, out, list(self.games), self.options.engine.label, force,
+        write_diagnosis(self.diagnosis, Path(out), list(self.games), self.options.engine.label, force,
                         note or (lambda s: None))
 
 
