@@ -1,4 +1,5 @@
-"""`fives conformance diagnose --no-mutants` against every shipped mutant, `fives serve` and the
+"""`fives conformance diagnose --no-mutants` (its Python entry point,
+fives.conformance.sessions.diagnose) against every shipped mutant, `fives serve` and the
 JS example engine, each through the protocol as a black box: a mutant that is a rule variant
 must be named exactly as its parameters (`Mutant.variant`) with nothing left; a misreading no
 profile expresses must be named as nothing and show up among the unexplained clusters, with
@@ -11,16 +12,17 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
 from fives.conformance.cases.fixtures import load_cases
+from fives.conformance.engines.handle import EngineSpec
 from fives.conformance.fuzz.shrink import size
 from fives.conformance.mutants.registry import all_mutants
 from fives.conformance.cases.reachable import problems
+from fives.conformance.sessions.diagnose import DiagnoseOptions, diagnose
 from fives.profiles import rules_under
 from fives.rules import load_rules
 from fives.support.paths import ROOT
@@ -33,11 +35,12 @@ NOW_RULES = {"sniff-branch-halves-not-counted": {"american-sniff": {"counting.op
 
 
 def run(engine: str, out: Path, games: list[str]) -> tuple[dict, int, float]:
+    """`conformance diagnose --engine ENGINE --no-mutants --json --out OUT --game G ...`, from
+    Python: the diagnosis JSON, the exit code the command would give, the seconds."""
     t0 = time.monotonic()
-    r = subprocess.run([PY, "-m", "fives", "conformance", "diagnose", "--engine", engine, "--json", "--no-mutants",
-                        "--out", str(out), *[a for g in games for a in ("--game", g)]],
-                       capture_output=True, text=True, timeout=600)
-    return json.loads(r.stdout), r.returncode, time.monotonic() - t0
+    outcome = diagnose(DiagnoseOptions(EngineSpec(engine), tuple(games), mutants=False))
+    outcome.write(out)
+    return outcome.to_json(), 0 if outcome.conforms else 1, time.monotonic() - t0
 
 
 def unreachable(out: Path) -> list[str]:

@@ -1,5 +1,5 @@
 """Diagnose seeded random profiles, each served as `fives serve --rules P` (a black box): which
-dimensions `fives conformance diagnose` names against those planted, the engine requests and
+dimensions `fives conformance diagnose` (its Python entry point) names against those planted, the engine requests and
 the time of each.
 
     python benchmarks/diagnose_random.py [--profiles 20] [--seed 2027] [--mutants]
@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import subprocess
 import sys
 import tempfile
 import time
@@ -25,6 +24,8 @@ from pathlib import Path
 
 import yaml
 
+from fives.conformance.engines.handle import EngineSpec, EngineStartError
+from fives.conformance.sessions.diagnose import DiagnoseOptions, diagnose
 from fives.profiles import (AWARD_PARAMETERS, ORDER_COMPANIONS, Profile, alternative_overrides, alternatives, make_profile, parameters,
                             random_profile)
 from fives.support.errors import UserError
@@ -99,7 +100,7 @@ def main() -> int:
     count = args.profiles or (10 if args.misreading or args.legacy else 20)
     rng = random.Random(2026 if args.legacy else args.seed)
     exact = 0
-    extra = [] if args.mutants and not args.misreading else ["--no-mutants"]
+    mutants = args.mutants and not args.misreading
     for i in range(count):
         game = rng.choice(["horse-race", "american-sniff"])
         prof = random_profile(rng, game, rng.randint(1, 3)) if args.legacy else new_profile(rng, game)
@@ -114,15 +115,14 @@ def main() -> int:
                                       "rules": dict(prof.overrides)}, sort_keys=True))
         serve = f"{sys.executable} -m fives serve --rules {pf}" + (f" --mutant {bug.name}" if bug else "")
         t0 = time.monotonic()
-        r = subprocess.run([sys.executable, "-m", "fives", "conformance", "diagnose", "--engine", serve,
-                            "--game", game, "--json", "--out", str(d / "out"), *extra],
-                           capture_output=True, text=True, timeout=900)
-        dt = time.monotonic() - t0
-        try:
-            diag = json.loads(r.stdout)
-        except ValueError:
-            print(i, game, dict(prof.overrides), "rc", r.returncode, "no json", r.stderr[-300:], flush=True)
+        try:  # `conformance diagnose --engine SERVE --game G --json --out D/out`, from Python
+            outcome = diagnose(DiagnoseOptions(EngineSpec(serve), (game,), mutants=mutants))
+        except (EngineStartError, UserError) as e:
+            print(i, game, dict(prof.overrides), "no diagnosis", str(e)[-300:], flush=True)
             continue
+        outcome.write(d / "out")
+        dt = time.monotonic() - t0
+        diag, rc = outcome.to_json(), 0 if outcome.conforms else 1
         named: dict[str, object] = {}
         for c in diag["causes"]:
             named.update(c["overrides"] or {f"mutant {c['mutant']}": True})
@@ -146,7 +146,7 @@ def main() -> int:
         req = diag["requests"]
         print(f"{i} {game}: planted {json.dumps(dict(prof.overrides), sort_keys=True)}; "
               f"named {json.dumps(named, sort_keys=True)}; {'exact' if ok else 'MISSED'}{note}; "
-              f"unexplained {sum(g['cases'] for g in left)}; exit {r.returncode}; "
+              f"unexplained {sum(g['cases'] for g in left)}; exit {rc}; "
               f"requests {req['suite']}+{req['fuzz']}+{req['shrink']} (suite+fuzz+shrink); {dt:.1f} s", flush=True)
     print(f"{exact} of {count} {'with the misreading as one shrunk, labelled cluster' if args.misreading else ''}"
           f"{' and ' if args.misreading else ''}named exactly")

@@ -41,28 +41,32 @@ BIG = ("covered-branch-still-counts", "branches-before-lines")
 
 
 def big(seconds: float) -> int:
-    import subprocess
+    """`conformance diagnose --engine "fives serve --mutant M" --json --seconds S --out DIR
+    [--no-mutants]` per big misreading, from Python (fives.conformance.sessions.diagnose)."""
     import sys
     import tempfile
     from pathlib import Path
+
+    from fives.conformance.engines.handle import EngineSpec
+    from fives.conformance.sessions.diagnose import Budget, DiagnoseOptions, diagnose
 
     wrong = 0
     for name in BIG:
         for extra in ([], ["--no-mutants"]):
             out = Path(tempfile.mkdtemp(prefix="dxbig-"))
             t0 = time.monotonic()
-            r = subprocess.run([sys.executable, "-m", "fives", "conformance", "diagnose", "--engine",
-                                f"{sys.executable} -m fives serve --mutant {name}", "--json", "--seconds", str(seconds),
-                                "--out", str(out / "dx"), *extra], capture_output=True, text=True, timeout=1800)
+            outcome = diagnose(DiagnoseOptions(EngineSpec(f"{sys.executable} -m fives serve --mutant {name}"),
+                                               budget=Budget(seconds), mutants=not extra))
+            outcome.write(out / "dx")
             dt = time.monotonic() - t0
-            d = json.loads(r.stdout)
+            d, rc = outcome.to_json(), 0 if outcome.conforms else 1
             items = [(c["cause"], c.get("shrunk")) for c in d["causes"]] + \
                 [(g["group"][:60], g.get("shrunk")) for g in d["unexplained"]]
             not_shrunk = [f"{k}: {v}" for k, v in items if v != "shrunk"]
             named = [c["cause"] for c in d["causes"]]
             # named once per game it shows in; the budget bounds fuzz, search and shrinking (the
             # suite runs whole before it)
-            ok = (r.returncode == 1 and dt <= seconds + 60 and not not_shrunk
+            ok = (rc == 1 and dt <= seconds + 60 and not not_shrunk
                   and (set(named) == {f"mutant {name}"} if not extra else not named and d["unexplained"]))
             wrong += not ok
             req = d["requests"]
@@ -70,7 +74,7 @@ def big(seconds: float) -> int:
                   f"{len(d['unexplained'])} cluster(s) "
                   + "".join(f"[{g['cases']} {g['group'][:90]}; {g.get('label')}; e.g. {g['example']}] "
                             for g in d["unexplained"])
-                  + f"; not shrunk {not_shrunk or 'none'}; stopped {d['stopped']}; exit {r.returncode}; requests "
+                  + f"; not shrunk {not_shrunk or 'none'}; stopped {d['stopped']}; exit {rc}; requests "
                   f"{req['suite']}+{req['fuzz']}+{req['shrink']} (suite+fuzz+shrink); {dt:.1f} s; "
                   f"{'ok' if ok else 'WRONG'}", flush=True)
     return 1 if wrong else 0

@@ -16,7 +16,7 @@ import sys
 import time
 
 from fives.conformance.engines.drivers import Engine, ReferenceEngine
-from fives.conformance.engines.process import ProcessEngine
+from fives.conformance.engines.handle import EngineSpec
 from fives.conformance.cases.fixtures import Case
 from fives.conformance.fuzz import Finding, FuzzReport, Fuzzer
 from fives.conformance.cases.kinds import load_kinds
@@ -27,9 +27,9 @@ MAX_PLACEMENTS = 4
 
 
 def engine_for(m: Mutant | None, in_process: bool) -> Engine:
-    if in_process:
-        return ReferenceEngine(m.hooks(), name=m.name) if m else ReferenceEngine()
-    return ProcessEngine(f"{sys.executable} -m fives.cli serve" + (f" --mutant {m.name}" if m else ""), timeout=20)
+    if in_process:  # no time limit in process (timeout 0), as the fuzzer's own oracle has none
+        return EngineSpec(None, timeout=0, hooks=m.hooks() if m else None, name=m.name if m else None).open()
+    return EngineSpec(f"{sys.executable} -m fives.cli serve" + (f" --mutant {m.name}" if m else ""), timeout=20).open()
 
 
 def hit(m: Mutant, report: FuzzReport) -> Finding | None:

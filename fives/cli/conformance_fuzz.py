@@ -6,18 +6,18 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import click
 
 from fives.cli._seconds import Seconds, SecondsRange
 
-from fives.conformance.engines.drivers import EngineStartError
-from fives.conformance.engines.process import OneShotEngine, ProcessEngine
-from fives.support.errors import EXIT_ENGINE, EXIT_FAILURES, EXIT_INTERRUPTED, EXIT_TERMINATED, UserError
-from fives.support.progress import Progress
-from fives.rules import game_ids
+from fives.support.errors import EXIT_ENGINE, EXIT_FAILURES, EXIT_INTERRUPTED, UserError
 from fives.cli._rules_option import rules_option
+
+if TYPE_CHECKING:
+    from fives.conformance.fuzz import FuzzReport
+    from fives.profiles import Profile
 
 
 @click.command("fuzz")
@@ -43,7 +43,7 @@ from fives.cli._rules_option import rules_option
 @rules_option
 def fuzz_cmd(command: str, games: tuple[str, ...], kinds_: tuple[str, ...], cases: int | None, seconds: float | None,
              seed: int, out: Path, oneshot: bool, timeout: float, shrink_budget: int, force: bool = False,
-             profile: Any = None) -> None:
+             profile: Profile | None = None) -> None:
     """Ask an engine and the reference engine the same generated requests (the golden suites'
     generators: layouts, illegal placements, turns with continuations and draws, settlements,
     match ends); shrink every distinct disagreement to a minimal request (fewest players,
@@ -59,43 +59,41 @@ def fuzz_cmd(command: str, games: tuple[str, ...], kinds_: tuple[str, ...], case
     timeout, a reply that is no answer) are listed apart, as engine errors, never as rule
     findings; they also exit 1.
     """
-    from fives.conformance.fuzz import Fuzzer, fuzz_kinds
-    from fives.conformance.fuzz.output import engine_error_lines, report_lines, summary, timing_lines, write_findings
+    from fives.cli.conformance_diagnose import check_games
+    from fives.conformance.engines.handle import EngineSpec, EngineStartError
+    from fives.conformance.sessions.fuzz import FuzzOptions, check_out, fuzz, write_findings
 
     if cases is not None and seconds is not None:
         raise UserError("give --cases or --seconds, not both")
-    if cases is None and seconds is None:
-        cases = 500
-    for g in games:
-        if g not in game_ids():
-            raise UserError(f"--game {g}: unknown game (one of {', '.join(game_ids())})")
+    check_games(games)
+    _check_kinds(kinds_)
+    check_out(out, force)
+    options = FuzzOptions(EngineSpec(command, oneshot=oneshot, timeout=timeout), games, kinds_,
+                          500 if cases is None and seconds is None else cases, seconds, seed, shrink_budget, profile)
+    try:
+        report = fuzz(options)
+    except EngineStartError as e:
+        raise UserError(f"engine {command!r}: {e}", EXIT_ENGINE) from None
+    _report(report, write_findings(report, out, options, force), command, out)
+    if report.interrupted:
+        sys.exit(EXIT_INTERRUPTED)  # 143 after SIGTERM (fives/cli/__init__.py)
+    if report.findings or report.engine_errors:
+        sys.exit(EXIT_FAILURES)
+
+
+def _check_kinds(kinds_: tuple[str, ...]) -> None:
+    from fives.conformance.fuzz import fuzz_kinds
+
     known = fuzz_kinds()
     for k in kinds_:
         if k not in known:
             raise UserError(f"--kind {k}: the fuzzer makes no such requests (one of {', '.join(known)})")
-    from fives.conformance.runner import sigterm_as_interrupt, signals_held
-    from fives.support.staging import check_out, staged_folder
-    if out.exists() and not out.is_dir():  # the wording of earlier versions, kept
-        raise UserError(f"--out {out}: not a folder")
-    check_out(out, force, fixture_files_only, "findings")
-    signals = sigterm_as_interrupt()  # SIGTERM (how CI cancels a job) stops like Ctrl-C
-    click.get_current_context().call_on_close(signals.restore)
-    engine = (OneShotEngine if oneshot else ProcessEngine)(command, timeout=timeout)
-    engine.profile = profile  # told to an engine that declares `rules`; the others are taken to play it
-    try:
-        engine.start()
-    except EngineStartError as e:
-        raise UserError(f"engine {command!r}: {e}", EXIT_ENGINE) from None
-    fuzzer = Fuzzer(engine, games or None, kinds_ or None, seed, shrink_budget, profile)
-    try:
-        with Progress(cases, "fuzz") as bar:
-            report = fuzzer.run(cases=cases, seconds=seconds,
-                                on_draw=lambda i, r: bar.advance(note=f"{len(r.findings)} found"))
-    finally:
-        engine.close()
-    with signals_held(), staged_folder(out, force, fixture_files_only, "findings") as stage:
-        written = write_findings(report.findings, stage, seed, profile)
-    paths = {p.stem: out / p.name for p in written}
+
+
+def _report(report: FuzzReport, paths: dict[str, Path], command: str, out: Path) -> None:
+    """The findings on stdout, grouped by clause, and the summary; the timings on stderr."""
+    from fives.conformance.fuzz.output import engine_error_lines, report_lines, summary, timing_lines
+
     for line in report_lines(report, paths):
         click.echo(line)
     for line in engine_error_lines(report):
@@ -105,23 +103,6 @@ def fuzz_cmd(command: str, games: tuple[str, ...], kinds_: tuple[str, ...], case
         click.echo(line, err=True)
     if report.findings:
         click.echo(f"run them: fives conformance run --engine {command!r} --fixtures {out}", err=True)
-    if report.interrupted:
-        sys.exit(EXIT_TERMINATED if signals.terminated else EXIT_INTERRUPTED)
-    if report.findings or report.engine_errors:
-        sys.exit(EXIT_FAILURES)
-
-
-def fixture_files_only(folder: Path) -> list[Path]:
-    """Every file in `folder` when all are fixture files (`*.yaml`); UserError naming the first
-    that is not (--force replaces only such a folder)."""
-    from fives.support.sanitize import clean_name
-
-    files = sorted(folder.iterdir())
-    for f in files:
-        if not (f.suffix == ".yaml" and f.is_file() and not f.is_symlink()):
-            raise UserError(f"--out {clean_name(str(folder))}: holds {clean_name(str(f))}, which fuzz does not write: "
-                            "--force replaces only fuzz findings; move it away or choose another --out")
-    return files
 
 
 def add_to(group: click.Group) -> None:

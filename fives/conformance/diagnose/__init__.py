@@ -1,7 +1,7 @@
 """`fives conformance diagnose`: the diagnosis (`diagnosis`), its search over candidate causes
-(`search`), its probes for minimal examples (`probe`) and the comparison of rule variants
-(`variant_compare`). The top layer of `fives.conformance` bar the pytest plugin
-(docs/architecture.md).
+(`search`), its probes for minimal examples (`probe`), its --out folder (`files`) and the
+comparison of rule variants (`variant_compare`). Below the sessions layer: the session that
+runs them as phases is fives/conformance/sessions/diagnose.py (docs/architecture.md).
 
 `fives.conformance.diagnose` was one module before this folder; its names are still read from
 here (`from fives.conformance.diagnose import diagnose`), loaded on first use.
