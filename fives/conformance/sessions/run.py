@@ -204,14 +204,14 @@ def _run_several(options: RunOptions, note: Note) -> RunOutcome:
     interrupted = False
     try:
         for spec, label in zip(options.engines, _labels(options.engines)):
-            engine = _open(spec)
-            current = _start_one(engine, spec, label, note)
+            engine, current = _start_one(spec, label, note)
             runs.append(current)
-            if current.handshake is not None:
+            if engine is not None and current.handshake is not None:
                 stopped = _drive(engine, cases, current, options, kinds, stream, f"conformance {spec.label}"[:40], label)
                 if stopped:
                     note(one_line(f"engine {spec.command!r}: {stopped}", 500))
-            engine.close()
+            if engine is not None:
+                engine.close()
             engine = current = None
     except KeyboardInterrupt:  # Ctrl-C, or SIGTERM (Terminated): the later engines do not run
         interrupted = True
@@ -228,14 +228,16 @@ def _run_several(options: RunOptions, note: Note) -> RunOutcome:
     return outcome
 
 
-def _start_one(engine: Engine, spec: EngineSpec, label: str, note: Note) -> EngineRun:
-    """One of several engines, started: its run, or a run that says why it could not start
-    (the others still run)."""
+def _start_one(spec: EngineSpec, label: str, note: Note) -> tuple[Engine | None, EngineRun]:
+    """One of several engines, started, and its run; or no engine and a run that says why it
+    could not start, a command that cannot even be parsed included (the others still run, and
+    the reports keep what the earlier ones found)."""
     try:
-        return EngineRun(label, [], engine.start())
+        engine, handshake = spec.start()
     except EngineStartError as e:
         note(one_line(f"engine {spec.command!r}: could not start: {e}", 500))
-        return EngineRun(label, [], None, error=str(e))
+        return None, EngineRun(label, [], None, error=str(e))
+    return engine, EngineRun(label, [], handshake)
 
 
 def _several_outcome(options: RunOptions, runs: list[EngineRun], interrupted: bool) -> RunOutcome:
