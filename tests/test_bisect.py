@@ -165,3 +165,11 @@ def test_engine_perft_session_compares_and_refuses_an_engine_without_perft():
     with pytest.raises(UserError) as e:
         engine_perft(EnginePerftOptions(f"{sys.executable} -c 'import sys; sys.exit(3)'", rules, 2))
     assert e.value.exit_code == EXIT_ENGINE and str(e.value).startswith("engine ")
+
+
+def test_an_unparsable_engine_command_is_an_engine_error_not_a_traceback():
+    # the old engine_perft built its ProcessEngine outside its EngineStartError guard
+    p = subprocess.run([sys.executable, "-m", "fives.cli", "perft", "--engine", '"', "--game", "horse-race",
+                        "--depth", "1"], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert p.returncode == 3
+    assert p.stderr == "fives: error: engine '\"': cannot parse the engine command: No closing quotation\n"
