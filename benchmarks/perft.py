@@ -166,7 +166,7 @@ def main() -> int:
     ap.add_argument("--id", action="append", help="with --simple-depth: only this table entry (repeatable)")
     args = ap.parse_args()
     if args.table:
-        from fives.cli.perft import check_table, load_table
+        from fives.perft_session import check_table, load_table
 
         table, _ = load_table(TABLE_PATH)
         bad = 0

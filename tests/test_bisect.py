@@ -134,3 +134,42 @@ def test_refused_openings_are_named_by_legal_placements():
     r = bisect(Asker(DoublesOpenOnly(legal=False), "horse-race"), load_rules("horse-race"), [], 2)
     assert r.differing == [] and r.differing_by == "evaluate"
     assert "(no single placement differs: only the counts)" in report(r, "horse-race", "doubles-open")
+
+
+# -- the session: `engine_perft`, the entry point behind `perft --engine CMD [--bisect]` -----
+@pytest.mark.slow  # over 0.45 s: left out of the quick subset (pytest -m 'not slow')
+def test_engine_perft_session_finds_what_the_cli_finds():
+    from fives.conformance.sessions.perft import EnginePerftOptions, engine_perft
+
+    command = f"{sys.executable} -m fives.cli serve --mutant branches-before-lines"
+    notes: list[str] = []
+    result = engine_perft(EnginePerftOptions(command, load_rules("american-sniff"), 3, bisect=True),
+                          note=notes.append)
+    r = result.bisection
+    assert r is not None and r.start_depth == 2 and r.layout == [{"tile": "[0|0]"}]
+    assert r.immediate == (24, 20) and r.reference_immediate == (12, 10) and len(r.differing) == 12
+    assert result.exit_code == 1 and notes[0].startswith("depth 1: engine nodes 28 ")
+    p = subprocess.run([sys.executable, "-m", "fives.cli", "perft", "--engine", command, "--game", "american-sniff",
+                        "--depth", "3", "--bisect"], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert p.returncode == 1 and p.stdout == result.text()
+
+
+def test_engine_perft_session_compares_and_refuses_an_engine_without_perft():
+    from fives.conformance.sessions.perft import EnginePerftOptions, engine_perft
+    from fives.support.errors import EXIT_ENGINE, UserError
+
+    rules = load_rules("horse-race")
+    same = engine_perft(EnginePerftOptions(f"{sys.executable} -m fives.cli serve", rules, 2))
+    assert same.agrees and same.engine == same.reference == (336, 460) and same.exit_code == 0
+    assert same.text() == "horse-race depth 2: engine nodes 336 points 460, reference nodes 336 points 460\n"
+    with pytest.raises(UserError) as e:
+        engine_perft(EnginePerftOptions(f"{sys.executable} -c 'import sys; sys.exit(3)'", rules, 2))
+    assert e.value.exit_code == EXIT_ENGINE and str(e.value).startswith("engine ")
+
+
+def test_an_unparsable_engine_command_is_an_engine_error_not_a_traceback():
+    # the old engine_perft built its ProcessEngine outside its EngineStartError guard
+    p = subprocess.run([sys.executable, "-m", "fives.cli", "perft", "--engine", '"', "--game", "horse-race",
+                        "--depth", "1"], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert p.returncode == 3
+    assert p.stderr == "fives: error: engine '\"': cannot parse the engine command: No closing quotation\n"

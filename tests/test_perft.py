@@ -261,3 +261,43 @@ class _ThroughTheHooks(Layout):
 def test_table_driven_and_hook_driven_paths_agree(entry: dict, row: dict) -> None:
     got = perft(entry["game"], row["depth"], entry["from"], layout_class=_ThroughTheHooks)
     assert got == PerftResult(row["nodes"], row["points"]) == perft(entry["game"], row["depth"], entry["from"])
+
+
+# -- the sessions behind `fives perft` (fives/perft_session.py) ------------------------------
+def test_count_session_equals_the_cli() -> None:
+    from fives.perft_session import PerftOptions, count
+
+    plain = count(PerftOptions(load_rules("horse-race"), 3))
+    r = fives("perft", "--game", "horse-race", "--depth", "3", "--json")
+    assert json.loads(r.stdout) == {"game": plain.game, "depth": 3, **plain.total.to_dict()}
+    assert plain.total == PerftResult(3906, 5400) and plain.moves == []
+    seen: list[tuple[Placement, PerftResult]] = []
+    split = count(PerftOptions(load_rules("horse-race"), 3, divide=True), on_move=lambda p, n: seen.append((p, n)))
+    assert split.total == plain.total and split.moves == seen and len(seen) == 28
+    r = fives("perft", "--game", "horse-race", "--depth", "3", "--divide")
+    assert r.stdout.splitlines() == [f"{p} {n.nodes} {n.points}" for p, n in seen] + ["total 3906 5400"]
+
+
+def test_count_session_refuses_an_illegal_start() -> None:
+    from fives.perft_session import PerftOptions, count
+
+    start = ({"tile": "[1|4]"}, {"tile": "[1|4]", "to": "[1|4]", "side": "high"})
+    with pytest.raises(IllegalPlacement) as e:
+        count(PerftOptions(load_rules("horse-race"), 1, start))
+    assert e.value.index == 1
+
+
+def test_table_session_checks_and_rewrites(tmp_path: Path) -> None:
+    from fives.perft_session import TableOptions, check_perft_table
+
+    lines: list[str] = []
+    result = check_perft_table(TableOptions(TABLE_PATH, max_depth=1), on_line=lines.append)
+    assert result.failed == 0 and not result.rewritten and result.lines == lines
+    assert len(lines) == len(TABLE["tables"]) and all(x.startswith("ok  ") for x in lines)
+    tampered = tmp_path / "perft.yaml"
+    tampered.write_text(TABLE_PATH.read_text(encoding="utf-8").replace(
+        "{depth: 1, nodes: 28, points: 35}", "{depth: 1, nodes: 29, points: 35}", 1), encoding="utf-8")
+    result = check_perft_table(TableOptions(tampered, max_depth=1))
+    assert result.failed == 1 and result.error() == f"fives: error: 1 perft value differs from {tampered}"
+    result = check_perft_table(TableOptions(tampered, max_depth=1, update=True))
+    assert result.rewritten and tampered.read_text(encoding="utf-8") == TABLE_PATH.read_text(encoding="utf-8")

@@ -309,69 +309,18 @@ def mutants_cmd(list_only: bool, names: tuple[str, ...], roots: tuple[Path, ...]
     through the protocol, and print the kill matrix: which fixtures kill which mutant and
     the rule clauses those fixtures test. Exit 0 only if every mutant is killed; 130 on Ctrl-C
     and 143 on SIGTERM (the mutants finished so far are printed, every mutant engine killed)."""
-    import json
-    import threading
-    from concurrent.futures import ThreadPoolExecutor
-
-    from fives.conformance.mutants.registry import all_mutants, run_mutant
-    mutants = all_mutants()
-    known = {m.name for m in mutants}
-    for n in names:
-        if n not in known:
-            raise UserError(f"unknown mutant {n!r}: one of {', '.join(sorted(known))}")
-    mutants = [m for m in mutants if not names or m.name in names]
+    from fives.conformance.sessions.mutants import (MutantsOptions, interruption, kill_matrix, listing, matrix_json,
+                                                    matrix_text, select_mutants, summary)
     if list_only:
-        for m in mutants:
-            click.echo(f"{m.name:<36} {m.clause:<12} {m.misreading}")
+        click.echo(listing(select_mutants(names)), nl=False)
         return
-    cases = load_cases(roots or None)
-    plan = None
-    if profile is not None:  # every mutant plays P with its misreading, against P's expectations
-        from fives.conformance.cases.expected_under import plan_under
-        from fives.conformance.mutants.registry import MUTANT_PERFT_NODES
-        # only the perft rows mutants run (run_mutant): the deep ones would cost minutes each
-        cases = [c for c in cases if c.kind != "perft" or c.expect["nodes"] <= MUTANT_PERFT_NODES]
-        cases, plan = plan_under(profile, cases, load_kinds())
-    signals = sigterm_as_interrupt()  # SIGTERM (how CI cancels a job) stops like Ctrl-C
-    click.get_current_context().call_on_close(signals.restore)
-    stop, live = threading.Event(), []
-    results: list[Any] = []
-    interrupted = False
-    with Progress(len(mutants), "mutants") as bar, ThreadPoolExecutor(max(1, jobs)) as pool:
-        futures = [pool.submit(run_mutant, m, cases, not in_process, timeout, plan, stop, live) for m in mutants]
-        try:
-            for f in futures:
-                results.append(f.result())
-                bar.advance(note=results[-1].mutant.name)
-        except KeyboardInterrupt:  # Ctrl-C or SIGTERM: stop every mutant, kill their engines, keep what is done
-            interrupted = True
-            stop.set()
-            for e in list(live):
-                e.abort()
-            with signals_held():
-                pool.shutdown(wait=True, cancel_futures=True)
-            results = [f.result() for f in futures if f.done() and not f.cancelled() and f.exception() is None]
-            results = [r for r in results if r is not None]
-    if as_json:
-        click.echo(json.dumps([{"mutant": r.mutant.name, "misreading": r.mutant.misreading, "clause": r.mutant.clause,
-                                "killed": r.killed, "cases": r.ran,
-                                "killers": [{"id": k.case.id, "clauses": list(k.case.clauses), "status": k.status}
-                                            for k in r.killers]} for r in results], indent=1))
-    else:
-        for r in results:
-            status = f"KILLED by {len(r.killers):4d}" if r.killed else "SURVIVED      "
-            click.echo(f"{status}  {r.mutant.name:<34} ({r.mutant.clause}) {r.mutant.misreading}")
-            for k in r.killers[:show]:
-                click.echo(f"      {k.case.id:<34} {k.status:<7} clauses {', '.join(k.case.clauses)}")
-            if len(r.killers) > show:
-                click.echo(f"      ... {len(r.killers) - show} more")
-    survivors = [r.mutant.name for r in results if not r.killed]
-    click.echo(f"{plural(len(results), 'mutant')}, {len(results) - len(survivors)} killed, {len(survivors)} survived"
-               + (f": {', '.join(survivors)}" if survivors else ""), err=as_json)
-    if interrupted:
-        click.echo(f"fives: interrupted: {plural(len(mutants) - len(results), 'mutant')} not run to the end", err=True)
-        sys.exit(EXIT_TERMINATED if signals.terminated else EXIT_INTERRUPTED)
-    if survivors:
+    matrix = kill_matrix(MutantsOptions(names, roots, in_process, jobs, timeout, profile))
+    click.echo(matrix_json(matrix) if as_json else matrix_text(matrix, show), nl=as_json)
+    click.echo(summary(matrix), err=as_json)
+    if matrix.interrupted:
+        click.echo(interruption(matrix), err=True)
+        sys.exit(EXIT_INTERRUPTED)  # 143 after SIGTERM: the CLI's one Stop (fives/cli/__init__.py)
+    if matrix.survivors:
         sys.exit(EXIT_FAILURES)
 
 

@@ -1,5 +1,6 @@
-"""Perft through the protocol: compare an engine's counts with the reference's, and bisect a
-difference down to the shortest layout whose immediate placements or points differ.
+"""Perft through the protocol: ask an engine's counts beside the reference's, and bisect a
+difference down to the shortest layout whose immediate placements or points differ (the
+session behind `fives perft --engine CMD [--bisect]` is fives/conformance/sessions/perft.py).
 
 The protocol's `perft` request has no divide (spec/protocol.md): a divide is asked as one
 `perft` request per first placement, one ply shallower, from the layout with that placement
@@ -115,7 +116,8 @@ def _flow_placement(record: dict[str, str]) -> str:
     return "{" + ", ".join(f"{k}: {json.dumps(v) if k != 'side' else v}" for k, v in record.items()) + "}"
 
 
-def _counts(c: Counts | None) -> str:
+def counts_text(c: Counts | None) -> str:
+    """`nodes N points P`, or what an engine that refused the layout gave."""
     return "an illegal layout" if c is None else f"nodes {c[0]} points {c[1]}"
 
 
@@ -170,7 +172,7 @@ def bisect(ask: Asker, rules: GameRules, start: Records, max_depth: int,
     depth = 0
     for d in range(1, max_depth + 1):
         got, want, _ = ask.perft(start, d)
-        say(f"depth {d}: engine {_counts(got)}, reference {_counts(want)}")
+        say(f"depth {d}: engine {counts_text(got)}, reference {counts_text(want)}")
         assert want is not None
         if got != want:
             first, depth, total, ref_total = d, d, got, want
@@ -201,7 +203,7 @@ def bisect(ask: Asker, rules: GameRules, start: Records, max_depth: int,
                 break
         else:
             d = depth - 1
-        say(f"{_text(rec)}: depth {d}: engine {_counts(got)}, reference {_counts(want)}")
+        say(f"{_text(rec)}: depth {d}: engine {counts_text(got)}, reference {counts_text(want)}")
         path.append(Step(rec, d, got, want))
         layout.append(rec)
         depth = d
@@ -273,13 +275,13 @@ def first_evaluate_difference(ask: Asker, layout: Records) -> tuple[int | None, 
 def report(result: BisectResult, game: str, command: str) -> str:
     """A placements file (YAML): the layout as a list, everything else as comments."""
     lines = [f"# fives perft --bisect: {game}, engine {command!r}",
-             f"# totals first differ at depth {result.start_depth}: engine {_counts(result.engine_total)}, "
-             f"reference {_counts(result.reference_total)}"]
+             f"# totals first differ at depth {result.start_depth}: engine {counts_text(result.engine_total)}, "
+             f"reference {counts_text(result.reference_total)}"]
     for s in result.path:
-        lines.append(f"#   then {_text(s.placement)}: depth {s.depth}: engine {_counts(s.engine)}, "
-                     f"reference {_counts(s.reference)}")
+        lines.append(f"#   then {_text(s.placement)}: depth {s.depth}: engine {counts_text(s.engine)}, "
+                     f"reference {counts_text(s.reference)}")
     lines.append(f"# the shortest layout found ({len(result.layout)} placements): its immediate placements "
-                 f"(depth 1: engine {_counts(result.immediate)}, reference {_counts(result.reference_immediate)}) "
+                 f"(depth 1: engine {counts_text(result.immediate)}, reference {counts_text(result.reference_immediate)}) "
                  "differ in:")
     if result.differing_by == "legal-placements":
         lines.append("#   (no placement evaluates differently; the engine's legal-placements for this layout, every "
@@ -291,46 +293,3 @@ def report(result: BisectResult, game: str, command: str) -> str:
     lines.append(f"# {result.requests} engine requests")
     lines += [f"- {_flow_placement(r)}" for r in result.layout] or ["[]"]
     return "\n".join(lines) + "\n"
-
-
-def engine_perft(command: str, rules: GameRules, depth: int, start: Records, do_bisect: bool,
-                 timeout: float = 120.0) -> int:
-    """`fives perft --engine CMD [--bisect]`: print the comparison (or the bisection) and
-    return the exit code: 0 the counts agree, 1 they differ, 3 the engine cannot be used.
-    `timeout`: seconds per request (`perft --timeout`; 0: no limit)."""
-    import sys
-
-    import click
-
-    from fives.conformance.engines.drivers import EngineStartError
-    from fives.conformance.engines.process import ProcessEngine
-    from fives.support.errors import EXIT_ENGINE, EXIT_FAILURES, UserError
-
-    engine = ProcessEngine(command, timeout=timeout)
-    engine.profile = rules.profile  # perft --rules P: told to an engine that declares `rules`
-    try:
-        hs = engine.start()
-    except EngineStartError as e:
-        raise UserError(f"engine {command!r}: {e}", EXIT_ENGINE) from None
-    try:
-        if rules.id not in hs.games or "perft" not in hs.capabilities or (do_bisect and "evaluate" not in hs.capabilities):
-            need = "perft and evaluate" if do_bisect else "perft"
-            raise UserError(f"engine {command!r} does not declare game {rules.id} and capability {need}", EXIT_ENGINE)
-        ask = Asker(engine, rules.id, reference=ReferenceEngine(profile=rules.profile))  # --rules P: P's counts
-        if not do_bisect:
-            got, want, code = ask.perft(start, depth)
-            assert want is not None
-            click.echo(f"{rules.id} depth {depth}: engine {_counts(got) if got else 'error ' + code}, "
-                       f"reference {_counts(want)}")
-            return 0 if got == want else EXIT_FAILURES
-        verbose = sys.stderr.isatty()
-        result = bisect(ask, rules, start, depth, note=(lambda s: click.echo(s, err=True)) if verbose else None)
-        if result is None:
-            click.echo(f"{rules.id}: the engine's counts agree with the reference at every depth 1..{depth}")
-            return 0
-        click.echo(report(result, rules.id, command), nl=False)
-        return EXIT_FAILURES
-    except EngineFailed as e:
-        raise UserError(f"engine {command!r}: {e}", EXIT_ENGINE) from None
-    finally:
-        engine.close()

@@ -9,21 +9,30 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from fives.conformance.engines.drivers import ReferenceEngine
+from fives.conformance.engines.handle import EngineSpec
 from fives.conformance.mutants.layout import LAYOUT_MUTANTS, Mutant
 from fives.conformance.mutants.play import PLAY_MUTANTS
 from fives.support.errors import UserError
 
-__all__ = ["LAYOUT_MUTANTS", "PLAY_MUTANTS", "Mutant", "MutantResult", "all_mutants", "mutant_engine", "run_mutant"]
+if TYPE_CHECKING:
+    from fives.conformance.cases.expected_under import ProfilePlan
+    from fives.conformance.cases.fixtures import Case
+    from fives.conformance.engines.drivers import Engine
+    from fives.conformance.runner import CaseResult
+    from fives.profiles import Profile
+
+__all__ = ["LAYOUT_MUTANTS", "PLAY_MUTANTS", "Mutant", "MutantResult", "all_mutants", "mutant_engine", "mutant_spec",
+           "run_mutant"]
 
 
 def all_mutants() -> list[Mutant]:
     return LAYOUT_MUTANTS + PLAY_MUTANTS
 
 
-def mutant_engine(name: str, profile: Any = None, honours_rules: bool = False) -> ReferenceEngine:
+def mutant_engine(name: str, profile: Profile | None = None, honours_rules: bool = False) -> ReferenceEngine:
     """`fives serve --mutant NAME [--rules P]`: the misreading on top of P, or (`honours_rules`)
     on top of the profile each request names."""
     for m in all_mutants():
@@ -39,7 +48,7 @@ MUTANT_PERFT_NODES = 5_000
 @dataclass
 class MutantResult:
     mutant: Mutant
-    killers: list[Any]  # CaseResult of every case the mutant fails or errors
+    killers: list[CaseResult]  # every case the mutant fails or errors
     ran: int
 
     @property
@@ -47,16 +56,13 @@ class MutantResult:
         return bool(self.killers)
 
 
-def run_mutant(m: Mutant, cases: list[Any], via_protocol: bool, timeout: float, plan: Any = None,
-               stop: threading.Event | None = None, live: list[Any] | None = None) -> MutantResult | None:
+def run_mutant(m: Mutant, cases: list[Case], via_protocol: bool, timeout: float, plan: ProfilePlan | None = None,
+               stop: threading.Event | None = None, live: list[Engine] | None = None) -> MutantResult | None:
     """Run every case against one mutant; the cases it fails or errors are its killers.
     `plan` (--rules P, fives/conformance/cases/expected_under.py): the cases carry P's expectations
     and the mutant plays P (told through the protocol's `rules`) with its one misreading.
     `stop` set (Ctrl-C, SIGTERM in the main thread): the run ends after the case in hand and
     None is returned; the started engine is put in `live` so the main thread can kill it."""
-    import sys
-
-    from fives.conformance.engines.process import ProcessEngine
     from fives.conformance.cases.kinds import load_kinds
     from fives.conformance.runner import run_cases
     from fives.conformance.stopping import StopRun
@@ -64,16 +70,14 @@ def run_mutant(m: Mutant, cases: list[Any], via_protocol: bool, timeout: float, 
     kinds = load_kinds()
     # deep perft rows add nothing the shallow rows and divides do not already catch
     cases = [c for c in cases if c.kind != "perft" or c.expect["nodes"] <= MUTANT_PERFT_NODES]
-    engine = (ProcessEngine(f"{sys.executable} -m fives.cli serve --mutant {m.name}", timeout=timeout)
-              if via_protocol else ReferenceEngine(m.hooks(), name=m.name, timeout=timeout))
-    engine.profile = plan.profile if plan is not None else None
     if stop is not None and stop.is_set():
         return None
+    engine = mutant_spec(m, via_protocol, timeout, plan.profile if plan is not None else None).open()
     if live is not None:
         live.append(engine)
     engine.start()
 
-    def halt(_: Any) -> None:
+    def halt(_: object) -> None:
         if stop is not None and stop.is_set():
             raise StopRun(0)
 
@@ -84,3 +88,13 @@ def run_mutant(m: Mutant, cases: list[Any], via_protocol: bool, timeout: float, 
     finally:
         engine.close()
     return MutantResult(m, [r for r in results if r.status in ("failed", "errored")], len(results))
+
+
+def mutant_spec(m: Mutant, via_protocol: bool, timeout: float, profile: Profile | None = None) -> EngineSpec:
+    """The mutant as an engine under test: `fives serve --mutant NAME` through the protocol, or
+    the reference engine with its hooks in process; `profile` is told to it (--rules P)."""
+    import sys
+
+    if via_protocol:
+        return EngineSpec(f"{sys.executable} -m fives.cli serve --mutant {m.name}", timeout=timeout, profile=profile)
+    return EngineSpec(hooks=m.hooks(), name=m.name, timeout=timeout, profile=profile)
