@@ -1,11 +1,5 @@
 """`fives conformance diagnose`: the diagnosis (`diagnosis`), its search over candidate causes
 (`search`), its probes for minimal examples (`probe`) and the comparison of rule variants
-(`variant_compare`). The top layer of `fives.conformance` bar the pytest plugin
-(docs/architecture.md).
-
-`fives.conformance.diagnose` was one module before this folder; its names are still read from
-here (`from fives.conformance.diagnose import diagnose`), loaded on first use.
+(`variant_compare`). The top layer of `fives.conformance` bar the sessions and the pytest
+plugin (docs/architecture.md).
 """
-from fives.conformance import names_of
-
-__getattr__ = names_of(__name__, "diagnosis")
