@@ -26,8 +26,8 @@ import yaml
 
 from fives.conformance.engines.handle import EngineSpec, EngineStartError
 from fives.conformance.sessions.diagnose import DiagnoseOptions, diagnose
-from fives.profiles import (AWARD_PARAMETERS, ORDER_COMPANIONS, Profile, alternative_overrides, alternatives, make_profile, parameters,
-                            random_profile)
+from fives.profile_space import AWARD_PARAMETERS, ORDER_COMPANIONS, alternative_overrides, alternatives, random_profile
+from fives.profiles import Profile, make_profile, parameters
 from fives.support.errors import UserError
 
 #: shipped "misreadings" that a dimension of issue 27 now states (counting.open_branch_side):

@@ -33,7 +33,7 @@ from fives.conformance.cases.fixtures import load_cases
 from fives.conformance.cases.kinds import load_kinds
 from fives.conformance.mutants.registry import all_mutants
 from fives.conformance.runner import run_cases
-from fives.profiles import random_profile
+from fives.profile_space import random_profile
 
 
 #: the shipped misreadings that fail 600 or more suite cases (both games together)

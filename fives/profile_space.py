@@ -3,7 +3,7 @@ alternative value of each, and random profiles drawn from them (spec/variants.md
 
 This is the search space of `fives conformance diagnose`, the causes report and the coverage
 report; it decides no rule. A profile itself (reading, checking, the rules under it) is
-`fives.profiles`, which re-exports these names.
+`fives.profiles`.
 """
 from __future__ import annotations
 

@@ -20,7 +20,6 @@ from typing import Any, Mapping
 from fives.rules import GameRules, build_rules, game_data, game_ids, load_rules, validate_game_data
 from fives.support import paths
 from fives.support.errors import UserError
-from fives.support.moved import moved_names
 from fives.support.sanitize import quote
 
 #: Top-level sections of a game file that are identity, not rules: a profile cannot change them.
@@ -214,9 +213,3 @@ def recorded_profile(recorded: Any, name: str) -> Profile | None:
         raise UserError(f"{name}: rules: digest {recorded['digest']} does not match its overrides ({profile.digest})")
     return profile
 
-
-# The profile space (dimensions, alternatives, random profiles) is diagnose's search space, not
-# a rule: it lives in fives/profile_space.py, whose names still import from here.
-__getattr__ = moved_names("fives.profiles", "fives.profile_space",
-                          ("AWARD_PARAMETERS", "BOTH", "DIMENSIONS", "HR", "OPENING_ORDERS", "ORDER_COMPANIONS", "SN",
-                           "Dimension", "alternative_overrides", "alternatives", "dimensions", "random_profile"))

@@ -11,8 +11,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from fives.support.moved import moved_names
-
 
 STROKE_POINTS = 5  # SN-RECORD-1: each stroke is 5 raw points
 SYMBOL_STROKES = 10  # the 50-point symbol: large X (2 strokes) + four small x (2 each)
@@ -94,9 +92,3 @@ def crib_position(score: int, target: int) -> CribPosition:
     street, along = divmod(score - 1, per_street)
     return CribPosition(score, target, score, street + 1, along // GROUP + 1, along % GROUP + 1)
 
-
-#: The text pictures of the records moved to fives.draw.tally_text (a picture is no rule: the
-#: mutation measure of the rules core, benchmarks/mutation.py, leaves it out); the old names
-#: still work, with a DeprecationWarning (by name: the core never imports a picture).
-__getattr__ = moved_names("fives.tally", "fives.draw.tally_text",
-                          ("symbol_text", "sniff_text", "crib_text", "tally_text"), deprecated=True)

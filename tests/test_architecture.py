@@ -37,8 +37,8 @@ PART_EDGES = {("draw", "puzzles"),  # the puzzle book draws puzzle sets (and rep
 #: as python-chess's `Board._repr_svg_` imports `chess.svg` (the core still loads without it)
 LATE_UPWARD = {("fives.layout", "fives.draw.svg"), ("fives.layout", "fives.draw.geometry")}
 #: the layers inside fives/conformance/ (docs/architecture.md), lowest first: each a list of
-#: module prefixes under fives.conformance; the package's own __init__ (the moved-path finder
-#: and `names_of`) sits below them all
+#: module prefixes under fives.conformance; the package's own __init__ (a docstring only) sits
+#: below them all
 CONFORMANCE_LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("cases", ("cases", "golden")),  # the case data and the generators that write it
     ("engines", ("engines",)),  # talking to an engine under test

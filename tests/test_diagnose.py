@@ -19,7 +19,8 @@ from fives.conformance.cases.kinds import load_kinds
 from fives.conformance.mutants.registry import all_mutants
 from fives.conformance.runner import run_cases
 from fives.conformance.cases.reachable import problems
-from fives.profiles import make_profile, random_profile
+from fives.profile_space import random_profile
+from fives.profiles import make_profile
 from fives.rules import load_rules
 from fives.support.paths import ROOT
 

@@ -81,7 +81,7 @@ FIVES_FIRST = ["[5|5]", "[6|6]", "[4|4]", "[3|3]", "[2|2]", "[1|1]", "[0|0]"]
 
 def test_opening_orders_the_cases_do_not_tell_apart_are_probed() -> None:
     from fives.conformance.diagnose.ties import separate
-    from fives.profiles import alternative_overrides
+    from fives.profile_space import alternative_overrides
 
     rules = dict(alternative_overrides(SN, "opening.order", BIG6))
     engine, kinds, _, d = diagnosed(SN, rules, ("sniff-continues",), ("next-leader", "turn", "legal-placements"))
@@ -104,7 +104,7 @@ def test_opening_orders_the_cases_do_not_tell_apart_are_probed() -> None:
 
 def test_the_reference_order_is_kept_when_the_engine_plays_it() -> None:
     from fives.conformance.diagnose.ties import separate
-    from fives.profiles import alternative_overrides
+    from fives.profile_space import alternative_overrides
 
     rules = dict(alternative_overrides(SN, "opening.order", FIVES_FIRST))
     engine, kinds, _, d = diagnosed(SN, rules, (), ("next-leader", "turn", "legal-placements"))

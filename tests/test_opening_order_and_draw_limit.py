@@ -7,7 +7,8 @@ import pytest
 from fives.conformance.cases.kinds.play import run_legal, run_turn
 from fives.conformance.cases.kinds.setup import next_leader
 from fives.match import DRAW, PASS, PLACE, Action, IllegalAction, Match, first_leader
-from fives.profiles import alternative_overrides, load_profile, make_profile, rules_under
+from fives.profile_space import alternative_overrides
+from fives.profiles import load_profile, make_profile, rules_under
 from fives.settlement import configure
 from fives.tiles import parse_tile
 

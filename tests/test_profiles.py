@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from fives.profiles import (AWARD_PARAMETERS, DIMENSIONS, ORDER_COMPANIONS, Profile, alternatives, digest_of,
-                            load_profile, make_profile, parameters, random_profile, rules_under, shipped_profiles)
+from fives.profile_space import AWARD_PARAMETERS, DIMENSIONS, ORDER_COMPANIONS, alternatives, random_profile
+from fives.profiles import Profile, digest_of, load_profile, make_profile, parameters, rules_under, shipped_profiles
 from fives.rules import load_rules
 from fives.support.errors import UserError
 
@@ -112,9 +112,9 @@ def test_random_profiles_are_valid_deterministic_and_of_the_asked_size() -> None
             p = random_profile(random.Random(i), game, n)
             assert p == random_profile(random.Random(i), game, n)
             dims = {k for k in p.overrides if k != "points.unit"}
-            # a Sniff award parameter brings settlement.kind with it (fives.profiles.alternative_overrides)
+            # a Sniff award parameter brings settlement.kind with it (fives.profile_space.alternative_overrides)
             brought = "settlement.kind" in dims and bool(dims & set(AWARD_PARAMETERS)) and game == "american-sniff"
-            # an opening order brings the two rules that read it (fives.profiles.ORDER_COMPANIONS)
+            # an opening order brings the two rules that read it (fives.profile_space.ORDER_COMPANIONS)
             order = 2 * ("opening.order" in dims and set(ORDER_COMPANIONS) <= dims)
             assert len(dims) == n + order or (brought and len(dims) == n + order + 1), p
             r = rules_under(p, game)

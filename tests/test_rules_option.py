@@ -19,7 +19,8 @@ from fives.conformance.cases.kinds import load_kinds
 from fives.conformance.engines.process import ProcessEngine
 from fives.conformance.runner import run_cases
 from fives.conformance.cases.selection import CaseFilters, load_selection
-from fives.profiles import load_profile, random_profile, rules_under, shipped_profiles
+from fives.profile_space import random_profile
+from fives.profiles import load_profile, rules_under, shipped_profiles
 from fives.support import paths
 
 SERVE = f"{sys.executable} -m fives.cli serve"

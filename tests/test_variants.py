@@ -14,7 +14,8 @@ import pytest
 from fives.conformance.cases.kinds import load_kinds
 from fives.layout import IllegalPlacement, Layout
 from fives.match import Match
-from fives.profiles import DIMENSIONS, alternatives, make_profile, rules_under, shipped_profiles
+from fives.profile_space import DIMENSIONS, alternatives
+from fives.profiles import make_profile, rules_under, shipped_profiles
 from fives.rules import GameRules, load_rules
 from fives.settlement import configure
 
@@ -246,7 +247,7 @@ def test_every_double_spins_in_sniff_and_only_the_first_in_horse_race() -> None:
 # -- self-play under every value ---------------------------------------------------------------
 @pytest.mark.slow  # over 0.45 s: left out of the quick subset (pytest -m 'not slow')
 def test_self_play_ends_under_every_single_value() -> None:
-    from fives.profiles import alternative_overrides
+    from fives.profile_space import alternative_overrides
     from fives.strategies import play_match
 
     for game in (HR, SN):

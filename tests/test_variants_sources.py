@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from fives.profiles import DIMENSIONS, alternatives, load_profile, parameters, shipped_profiles
+from fives.profile_space import DIMENSIONS, alternatives
+from fives.profiles import load_profile, parameters, shipped_profiles
 
 ROOT = Path(__file__).resolve().parents[1]
 TEXT = (ROOT / "spec" / "variants.md").read_text(encoding="utf-8")

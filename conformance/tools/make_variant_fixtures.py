@@ -1,6 +1,6 @@
 """Derive the variant fixtures (conformance/fixtures/variants/) from the reference engine.
 
-For every non-default value of every rule dimension (fives.profiles.DIMENSIONS) this plays
+For every non-default value of every rule dimension (fives.profile_space.DIMENSIONS) this plays
 seeded matches under a profile P that sets that value (plus, for a few, a companion value
 without which the difference never shows in play), and keeps the first states where P's
 answer differs from the answer under the same profile without the value (B):
@@ -28,8 +28,8 @@ import yaml
 
 from fives.conformance.cases.kinds import load_kinds
 from fives.match import DRAW, PASS, PLACE, Action, Match
-from fives.profiles import (OPENING_ORDERS, ORDER_COMPANIONS, Profile, alternatives, alternative_overrides, dimensions,
-                            make_profile, rules_under)
+from fives.profile_space import OPENING_ORDERS, ORDER_COMPANIONS, alternatives, alternative_overrides, dimensions
+from fives.profiles import Profile, make_profile, rules_under
 from fives.rules import GameRules
 from fives.settlement import configure
 

@@ -2,10 +2,4 @@
 (`search`), its probes for minimal examples (`probe`), its --out folder (`files`) and the
 comparison of rule variants (`variant_compare`). Below the sessions layer: the session that
 runs them as phases is fives/conformance/sessions/diagnose.py (docs/architecture.md).
-
-`fives.conformance.diagnose` was one module before this folder; its names are still read from
-here (`from fives.conformance.diagnose import diagnose`), loaded on first use.
 """
-from fives.conformance import names_of
-
-__getattr__ = names_of(__name__, "diagnosis")

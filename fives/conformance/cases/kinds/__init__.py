@@ -10,7 +10,9 @@ import importlib
 import json
 import pkgutil
 from dataclasses import dataclass
-from typing import Any, Callable
+from functools import lru_cache
+from types import MappingProxyType
+from typing import Any, Callable, Mapping
 
 from fives.rules import GameRules
 
@@ -48,13 +50,23 @@ def by_length(*keys: str) -> Scale:
     return scale
 
 
-def load_kinds() -> dict[str, Kind]:
+@lru_cache(maxsize=1)
+def _registry() -> Mapping[str, Kind]:
+    """The kinds of this package's modules, read once per process: a Kind is frozen and no
+    module adds one later, so the read-only mapping never changes."""
     kinds: dict[str, Kind] = {}
     for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
         module = importlib.import_module(f"{__name__}.{info.name}")
         for kind in getattr(module, "KINDS", []):
             kinds[kind.name] = kind
-    return kinds
+    return MappingProxyType(kinds)
+
+
+def load_kinds() -> dict[str, Kind]:
+    """Every case kind by name. The package is read once; each call gets its own dict of the
+    same Kind objects (a handful of entries), so a function can look the registry up rather
+    than be handed it, and a caller changing its dict changes no one else's."""
+    return dict(_registry())
 
 
 _encode = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode
