@@ -47,7 +47,7 @@ def unreachable(out: Path) -> list[str]:
     bad = []
     for f in sorted((out / "fixtures").glob("*.yaml")) if (out / "fixtures").is_dir() else []:
         for c in load_cases([f]):
-            rules = rules_under(c.rules, c.game) if c.rules is not None else load_rules(c.game)
+            rules = rules_under(c.profile, c.game) if c.profile is not None else load_rules(c.game)
             for p in problems(rules, c.kind, c.input):
                 bad.append(f"{c.id}: {p}")
     return bad

@@ -80,7 +80,7 @@ def shows(bug: object, prof: Profile) -> int:
     from fives.conformance.runner import run_cases
 
     kinds = load_kinds()
-    cases = [c for c in load_cases() if c.game == prof.extends and c.rules is None and "slow" not in c.tags]
+    cases = [c for c in load_cases() if c.game == prof.extends and c.profile is None and "slow" not in c.tags]
     plain = {r.case.id: r for r in run_cases(ReferenceEngine(profile=prof), cases, kinds)}
     buggy = run_cases(ReferenceEngine(bug.hooks(), profile=prof), cases, kinds)  # type: ignore[attr-defined]
     return sum(1 for r in buggy if r.status != plain[r.case.id].status)

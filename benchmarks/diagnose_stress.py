@@ -82,7 +82,7 @@ def big(seconds: float) -> int:
 
 def seeds_suite() -> dict[str, list]:
     """Per game, the default suite's cases under the seeds' rules (no slow perft row)."""
-    return {g: [c for c in load_cases() if c.game == g and c.rules is None and "slow" not in c.tags]
+    return {g: [c for c in load_cases() if c.game == g and c.profile is None and "slow" not in c.tags]
             for g in ("horse-race", "american-sniff")}
 
 

@@ -59,7 +59,7 @@ def _mutation_module() -> Any:
 
 def key(case: Any) -> str:
     """A pool case's key: its ID, and the profile it plays when it has one."""
-    return f"{case.id}@{case.rules.name}" if case.rules is not None else case.id
+    return f"{case.id}@{case.profile.name}" if case.profile is not None else case.id
 
 
 def _inner(args: argparse.Namespace) -> int:

@@ -10,7 +10,7 @@ import json
 from collections import deque
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 import jsonschema
 
@@ -21,6 +21,9 @@ from fives.match import BY_ABANDONED, DRAW, PASS, PLACE, Action, HandStart, Ille
 from fives.rules import GameRules, load_rules
 from fives.settlement import ConfigError, MatchConfig, Settlement, configure
 from fives.tiles import Side, Tile, parse_tile
+
+if TYPE_CHECKING:
+    from fives.profiles import Profile
 
 FORMAT = "fives-record/1"
 ACTIONS = (PLACE, DRAW, PASS)
@@ -241,7 +244,7 @@ class ReplaySummary:
     scores: list[int]
 
 
-def replay(lines: Iterable[str], hooks: dict[str, Any] | None = None, profile: Any = None) -> ReplaySummary:
+def replay(lines: Iterable[str], hooks: dict[str, Any] | None = None, profile: Profile | None = None) -> ReplaySummary:
     """Re-derive the record's match and check every line; RecordError on the first bad one.
     `profile` (--rules P): the rules the record must have been played under (its header says)."""
     hooks = hooks or {}
@@ -306,7 +309,7 @@ def _missing(lineno: int, cause: int, kind: str, want: dict[str, Any]) -> Record
                        f"expected the {expected} line that line {cause} requires, found {kind}")
 
 
-def _start(h: dict[str, Any], lineno: int, hooks: dict[str, Any], profile: Any = None) -> Match:
+def _start(h: dict[str, Any], lineno: int, hooks: dict[str, Any], profile: Profile | None = None) -> Match:
     try:
         rules = load_rules(h["game"])
     except UserError as e:
@@ -331,7 +334,7 @@ def _start(h: dict[str, Any], lineno: int, hooks: dict[str, Any], profile: Any =
     return match_from_hooks(hooks, rules, config, h["seed"])
 
 
-def replay_file(path: str, profile: Any = None) -> ReplaySummary:
+def replay_file(path: str, profile: Profile | None = None) -> ReplaySummary:
     """Replay a record file; UserError `PATH:LINE: code: message` (exit 2) on the first bad line."""
     from fives.support.reading import read_text
 

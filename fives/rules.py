@@ -5,11 +5,14 @@ import json
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fives.support import paths, schema_memo
 from fives.support.errors import UserError
 from fives.tiles import ALL_TILES, MAX_PIP, Tile, parse_tile
+
+if TYPE_CHECKING:
+    from fives.profiles import Profile
 
 
 @dataclass(frozen=True)
@@ -42,7 +45,7 @@ class GameRules:
     draw_limit: int  # a variant: the most tiles drawn in one turn (0: no limit; SN-DRAW-2, HR-DRAW-2)
     raw: dict[str, Any] = field(repr=False, compare=False)
     #: the fives.profiles.Profile these rules were built under; None for the plain game
-    profile: Any = field(default=None, repr=False, compare=False)
+    profile: Profile | None = field(default=None, repr=False, compare=False)
 
     @property
     def has_continuation(self) -> bool:
@@ -149,7 +152,7 @@ def validate_game_data(data: dict[str, Any], name: str) -> None:
 MAX_TARGET_RAW = 250_000
 
 
-def build_rules(data: dict[str, Any], name: str, profile: Any = None) -> GameRules:
+def build_rules(data: dict[str, Any], name: str, profile: Profile | None = None) -> GameRules:
     """GameRules from a validated parameter document (a spec file, or one a profile changed)."""
     if data["set"]["max_pip"] != MAX_PIP:
         raise UserError(f"{name}: only the double-six set (max_pip {MAX_PIP}) is supported")

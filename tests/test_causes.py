@@ -38,7 +38,7 @@ def _run(*args: str) -> tuple[int, str, str]:
 
 @pytest.mark.slow  # over 0.45 s: left out of the quick subset (pytest -m 'not slow')
 def test_a_diagnosis_groups_the_run_by_its_causes(tmp_path: Path) -> None:
-    cases = [c for c in load_cases() if c.game == HR and c.rules is None and "slow" not in c.tags]
+    cases = [c for c in load_cases() if c.game == HR and c.profile is None and "slow" not in c.tags]
     d = dx.diagnose(run_cases(ReferenceEngine(profile=make_profile(HR, PLANTED)), cases, KINDS), KINDS, [HR])
     diagnosis = tmp_path / "diagnosis.json"
     diagnosis.write_text(json.dumps(dx.to_json(d)))

@@ -29,7 +29,7 @@ MUTANTS = {m.name: m for m in all_mutants()}
 
 
 def suite(game: str) -> list:
-    return [c for c in load_cases() if c.game == game and c.rules is None and "slow" not in c.tags]
+    return [c for c in load_cases() if c.game == game and c.profile is None and "slow" not in c.tags]
 
 
 def diagnosis(engine: ReferenceEngine, game: str) -> dx.Diagnosis:
@@ -127,7 +127,7 @@ def test_against_a_base_profile_only_the_departures_from_it_are_named(tmp_path):
     assert make_profile("horse-race", inferred["rules"]).digest == make_profile("horse-race", rules).digest
     for f in (out / "fixtures").glob("*.yaml"):  # the examples expect the base's answers, and say so
         (case,) = load_cases([f])
-        assert case.rules is not None and case.rules.digest == base.digest
+        assert case.profile is not None and case.profile.digest == base.digest
 
 
 @pytest.mark.slow  # over 0.45 s: left out of the quick subset (pytest -m 'not slow')

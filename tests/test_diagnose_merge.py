@@ -31,7 +31,7 @@ def hooks(*names: str) -> dict[str, Any]:
 def diagnosed(game: str, rules: dict[str, Any], bugs: tuple[str, ...], kinds_: tuple[str, ...]) -> Any:
     kinds = load_kinds()
     engine = ReferenceEngine(hooks(*bugs), profile=make_profile(game, rules))
-    cases = [c for c in load_cases() if c.game == game and c.rules is None and "slow" not in c.tags
+    cases = [c for c in load_cases() if c.game == game and c.profile is None and "slow" not in c.tags
              and c.kind in kinds_]
     results = run_cases(engine, cases, kinds)
     return engine, kinds, results, dx.diagnose(results, kinds, [game], mutants=False)

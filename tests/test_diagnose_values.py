@@ -86,7 +86,7 @@ def test_a_target_no_list_holds_is_named_from_the_match_end_answers() -> None:
     # 300 raw (60 displayed) for every count: in no fixed list of the dimensions
     prof = make_profile("horse-race", {"target.raw": {2: 300, 3: 300, 4: 300}})
     kinds = load_kinds()
-    cases = [c for c in load_cases() if c.game == "horse-race" and c.rules is None and c.kind in ("match-end", "setup")]
+    cases = [c for c in load_cases() if c.game == "horse-race" and c.profile is None and c.kind in ("match-end", "setup")]
     d = dx.diagnose(run_cases(ReferenceEngine(profile=prof), cases, kinds), kinds, ["horse-race"], mutants=False)
     assert [c.candidate.overrides for c in d.causes] == [{"target.raw": {2: 300, 3: 300, 4: 300}}]
     assert d.unexplained == [] and d.explained == d.failing > 0
@@ -97,7 +97,7 @@ def test_a_search_stopped_on_time_is_extended_with_every_answer_it_has() -> None
 
     prof = make_profile("horse-race", {"target.raw": {2: 300, 3: 300, 4: 300}})
     kinds = load_kinds()
-    cases = [c for c in load_cases() if c.game == "horse-race" and c.rules is None and c.kind in ("match-end", "setup")]
+    cases = [c for c in load_cases() if c.game == "horse-race" and c.profile is None and c.kind in ("match-end", "setup")]
     results = run_cases(ReferenceEngine(profile=prof), cases, kinds)
     first = dx.diagnose(results, kinds, ["horse-race"], mutants=False, deadline=time.monotonic() - 1)
     assert first.stopped == "time" and first.causes == []
@@ -138,7 +138,7 @@ def test_what_the_budget_left_undone_is_said_never_none_smaller_was_found() -> N
     bug = {m.name: m for m in all_mutants()}["opening-double-counted-twice"]
     engine = ReferenceEngine(bug.hooks())
     kinds = load_kinds()
-    cases = [c for c in load_cases() if c.game == "american-sniff" and c.rules is None and c.kind == "evaluate"]
+    cases = [c for c in load_cases() if c.game == "american-sniff" and c.profile is None and c.kind == "evaluate"]
     d = dx.diagnose(run_cases(engine, cases, kinds), kinds, ["american-sniff"], mutants=False)
     assert len(d.unexplained) == 1 and d.unexplained[0].count == 55  # scores[] and contributions[]: one relation
     shrink_examples(d, engine, kinds, deadline=time.monotonic() - 1)
@@ -157,7 +157,7 @@ def test_values_no_profile_holds_together_answer_nothing() -> None:
     from fives.conformance.diagnose.search import Candidate, Scorer
 
     kinds = load_kinds()
-    case = next(c for c in load_cases() if c.game == "horse-race" and c.kind == "setup" and c.rules is None)
+    case = next(c for c in load_cases() if c.game == "horse-race" and c.kind == "setup" and c.profile is None)
     r = CaseResult(case, "failed", ["x"], Outcome("ok", {"valid": True}))
     scorer = Scorer("horse-race", kinds, {}, [r], [])
     big = Candidate("deal.hand_size = 7", "horse-race", (), {"deal.hand_size": {2: 7, 3: 7, 4: 7}},

@@ -101,7 +101,7 @@ def test_the_walk_keeps_its_promises(walk: dict[int, subprocess.CompletedProcess
     [(passed, failed, errored, skipped)] = summaries(filled)
     from fives.conformance.cases.fixtures import load_cases
 
-    own_rules = sum(1 for c in load_cases() if c.kind == "evaluate" and c.rules is not None and "slow" not in c.tags)
+    own_rules = sum(1 for c in load_cases() if c.kind == "evaluate" and c.profile is not None and "slow" not in c.tags)
     assert passed > 1000 and (failed, errored, skipped) == (0, 0, own_rules)
     assert "STUB" not in (folder / "my-engine" / "kinds" / "evaluate.py").read_text(encoding="utf-8")
     # -x stops at the first failure; --lf runs that one case again and writes the page

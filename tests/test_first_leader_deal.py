@@ -37,7 +37,7 @@ def test_the_shipped_file_is_what_the_tool_writes() -> None:
 
 def test_every_rule_of_the_first_leader_has_cases_in_both_games() -> None:
     cases = _cases()
-    got = {(c.game, "lot" if c.rules is None else c.rules.overrides["lead.first_hand"], c.expect["leader"] == "lot")
+    got = {(c.game, "lot" if c.profile is None else c.profile.overrides["lead.first_hand"], c.expect["leader"] == "lot")
            for c in cases}
     for game in ("american-sniff", "horse-race"):
         assert (game, "lot", True) in got  # the seeds: a lot whatever is dealt
@@ -59,11 +59,11 @@ def test_each_answer_follows_from_the_deal_alone() -> None:
     doubles = [f"[{v}|{v}]" for v in range(6, -1, -1)]
     for c in _cases():
         deal = c.input["deal"]
-        how = "lot" if c.rules is None else c.rules.overrides["lead.first_hand"]
+        how = "lot" if c.profile is None else c.profile.overrides["lead.first_hand"]
         want = {"lot": "lot", "seat-0": 0, "highest-double": _holder_of_first(deal, doubles),
-                "opening-order": _holder_of_first(deal, c.rules.overrides.get("opening.order", []) if c.rules else [])}[how]
+                "opening-order": _holder_of_first(deal, c.profile.overrides.get("opening.order", []) if c.profile else [])}[how]
         assert c.expect == {"leader": want}, c.id
-        rules = load_rules(c.game) if c.rules is None else rules_under(c.rules, c.game)
+        rules = load_rules(c.game) if c.profile is None else rules_under(c.profile, c.game)
         assert problems(rules, "next-leader", c.input) == [], c.id
         # a dealt game: every hand of the game's size, no tile twice
         assert {len(h) for h in deal} == {rules.hand_size[c.input["players"]]}
@@ -74,7 +74,7 @@ def test_the_reference_and_the_strict_engine_answer_every_case() -> None:
     for strict in (False, True):
         engine = ReferenceEngine(strict=strict)
         for c in _cases():
-            rules = load_rules(c.game) if c.rules is None else rules_under(c.rules, c.game)
+            rules = load_rules(c.game) if c.profile is None else rules_under(c.profile, c.game)
             assert engine.answer_under(rules, c.kind, c.input) == c.expect, (strict, c.id)
 
 

@@ -29,7 +29,7 @@ def failures(found: list[Any], hooks: dict[str, Any]) -> list[str]:
     """The ids of the cases an engine with `hooks` fails (each under its own rules)."""
     out = []
     for c in found:
-        rules = rules_under(c.rules, c.game) if c.rules is not None else load_rules(c.game)
+        rules = rules_under(c.profile, c.game) if c.profile is not None else load_rules(c.game)
         kind = KINDS[c.kind]
         if kind.compare(c.expect, kind.run(rules, c.input, hooks)):
             out.append(c.id)
@@ -42,7 +42,7 @@ def test_the_new_cases_pass_the_reference_and_are_reachable():
     assert len(found) == 4 + 2 + 4 + 9
     assert failures(found, {}) == []
     for c in found:
-        rules = rules_under(c.rules, c.game) if c.rules is not None else load_rules(c.game)
+        rules = rules_under(c.profile, c.game) if c.profile is not None else load_rules(c.game)
         assert problems(rules, c.kind, c.input) == [], c.id
 
 
@@ -71,7 +71,7 @@ class BlockingDrawKeepsTheTurn(Match):
 
 def test_a_draw_that_blocks_the_hand_ends_the_turn_in_both_games():
     found = cases("play/draw-blocks-the-hand.yaml")
-    assert {c.game for c in found} == {"american-sniff", "horse-race"} and not any(c.rules for c in found)
+    assert {c.game for c in found} == {"american-sniff", "horse-race"} and not any(c.profile for c in found)
     assert sorted(failures(found, {"match": BlockingDrawKeepsTheTurn})) == sorted(c.id for c in found)
 
 
@@ -92,9 +92,9 @@ def test_an_opening_record_with_a_side_but_no_target(monkeypatch):
 @pytest.mark.parametrize("case", cases("parameters"), ids=lambda c: c.id)
 def test_each_parameter_case_fails_when_its_value_is_ignored(case):
     """Under the same profile less the value (the seeds' value for it), the answer differs."""
-    path = next(k for k in case.rules.overrides if case.id.startswith(
+    path = next(k for k in case.profile.overrides if case.id.startswith(
         f"{case.id[:2]}-VAR-{k.replace('.', '-').replace('_', '-')}-"))
-    rest = {k: v for k, v in case.rules.overrides.items() if k != path}
+    rest = {k: v for k, v in case.profile.overrides.items() if k != path}
     base = rules_under(make_profile(case.game, rest), case.game)
     kind = KINDS[case.kind]
     assert kind.compare(case.expect, kind.run(base, case.input, {})) != []

@@ -45,7 +45,7 @@ def test_every_evaluate_case_passes_and_the_rest_is_skipped(tmp_path, mode, root
     evaluate_ids = {c.id for c in loaded if c.kind in KINDS}
     # variant cases (their own rule profile, spec/fixtures.md) need the `rules` capability, which
     # this engine of the seeds' rules does not declare: they are skipped (spec/protocol.md)
-    variant_ids = {c.id for c in loaded if c.rules is not None}
+    variant_ids = {c.id for c in loaded if c.profile is not None}
     assert evaluate_ids - variant_ids, "the default fixtures have evaluate cases"
     assert {c["id"] for c in cases if c["kind"] in KINDS} == evaluate_ids
     for c in cases:

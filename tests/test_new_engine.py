@@ -153,7 +153,7 @@ def test_filling_in_evaluate_gains_the_evaluate_cases(tmp_path: Path, language: 
     # the evaluate cases that play their own rules wait for the `rules` capability
     from fives.conformance.cases.fixtures import load_cases
 
-    own_rules = sum(1 for c in load_cases() if c.kind == "evaluate" and c.rules is not None and "slow" not in c.tags)
+    own_rules = sum(1 for c in load_cases() if c.kind == "evaluate" and c.profile is not None and "slow" not in c.tags)
     assert (passed, failed, errored) == (evaluate_cases - own_rules, 0, 0) and skipped > 1000
     assert "capabilities: evaluate" in run.stdout
 

@@ -131,7 +131,7 @@ def test_shipped_fixtures_and_golden_cases():
         e = c.expect
         if isinstance(e, dict) and isinstance(e.get("error"), dict) and e["error"].get("code") == "malformed-input":
             continue  # the inconsistent inputs the format itself tests
-        rules = rules_under(c.rules, c.game) if getattr(c, "rules", None) is not None else load_rules(c.game)
+        rules = rules_under(c.profile, c.game) if getattr(c, "profile", None) is not None else load_rules(c.game)
         why = problems(rules, c.kind, c.input)
         if why:
             found[c.file.removeprefix("conformance/")] += 1

@@ -97,7 +97,7 @@ def test_the_plan_recomputes_exactly_the_cases_the_profile_changes(suite: list, 
     assert plan.changed and plan.illegal  # no spinners: branch placements are illegal, layouts count anew
     rules = rules_under(profile, "horse-race")
     for before, after in zip(suite, cases):
-        if before.game != "horse-race" or before.rules is not None:
+        if before.game != "horse-race" or before.profile is not None:
             assert after is before and after.id not in plan.changed
             continue
         if after.id in plan.illegal:
@@ -117,7 +117,7 @@ def test_the_plan_recomputes_exactly_the_cases_the_profile_changes(suite: list, 
 def test_a_seeds_engine_fails_exactly_the_changed_cases_and_skips_the_illegal(suite: list, hr_profile: Path) -> None:
     profile = load_profile(str(hr_profile))
     kinds = load_kinds()
-    hr = [c for c in suite if c.game == "horse-race" and c.rules is None]
+    hr = [c for c in suite if c.game == "horse-race" and c.profile is None]
     cases, plan = plan_under(profile, hr, kinds)
     results = run_cases(ReferenceEngine(), cases, kinds, plan=plan)  # plays the seeds' rules
     by = {r.case.id: r for r in results}
@@ -133,7 +133,7 @@ def test_a_seeds_engine_fails_exactly_the_changed_cases_and_skips_the_illegal(su
 def test_unchanged_only_skips_every_changed_case(suite: list, hr_profile: Path) -> None:
     profile = load_profile(str(hr_profile))
     kinds = load_kinds()
-    cases, plan = plan_under(profile, [c for c in suite if c.game == "horse-race" and c.rules is None][:400], kinds,
+    cases, plan = plan_under(profile, [c for c in suite if c.game == "horse-race" and c.profile is None][:400], kinds,
                              unchanged_only=True)
     results = run_cases(ReferenceEngine(), cases, kinds, plan=plan)
     assert {r.case.id for r in results if r.status == "skipped"} == set(plan.changed) | set(plan.illegal)
@@ -288,7 +288,7 @@ def test_random_profiles_pass_through_the_protocol(profile, suite: list, tmp_pat
            if r.status in ("failed", "errored")]
     assert not bad, bad[:5]
     skipped = {r.case.id for r in results if r.status == "skipped"}
-    own_rules = {c.id for c in chosen if c.rules is not None}  # variant fixtures under another profile
+    own_rules = {c.id for c in chosen if c.profile is not None}  # variant fixtures under another profile
     assert skipped - own_rules == set(plan.illegal)
 
 

@@ -29,7 +29,7 @@ def test_case_passes_on_reference_engine(case):
     kind = KINDS[case.kind]
     from fives.profiles import rules_under  # a variant case plays under its own rules
 
-    assert kind.compare(case.expect, kind.run(rules_under(case.rules, case.game), case.input, {})) == []
+    assert kind.compare(case.expect, kind.run(rules_under(case.profile, case.game), case.input, {})) == []
 
 
 @pytest.mark.parametrize("seed,game", [("000_751b9fb83a3774b3.txt", "american-sniff"),

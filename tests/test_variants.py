@@ -269,11 +269,11 @@ def variant_cases() -> list[Any]:
 
 def test_every_non_default_value_has_a_variant_fixture() -> None:
     cases = variant_cases()
-    assert all(c.rules is not None for c in cases)
+    assert all(c.profile is not None for c in cases)
     for game in (HR, SN):
         for path, values in alternatives(game).items():
             for v in values:
-                hits = [c.id for c in cases if c.game == game and c.rules.overrides.get(path) == v]
+                hits = [c.id for c in cases if c.game == game and c.profile.overrides.get(path) == v]
                 assert hits, f"no fixture for {game} {path} = {v!r}"
 
 
@@ -283,11 +283,11 @@ def test_variant_fixtures_hold_the_reference_answer_and_need_their_value() -> No
     without the value it was made for (the same rules less that parameter answer otherwise)."""
     for c in variant_cases():
         kind = KINDS[c.kind]
-        rules = rules_under(c.rules, c.game)
+        rules = rules_under(c.profile, c.game)
         assert kind.compare(c.expect, kind.run(rules, c.input, {})) == [], c.id
         path = next(d.path for d in DIMENSIONS if c.id.startswith(
             f"{'HR' if c.game == HR else 'SN'}-VAR-{d.path.replace('.', '-').replace('_', '-')}-"))
-        rest = {k: v for k, v in c.rules.overrides.items() if k != path and not (
+        rest = {k: v for k, v in c.profile.overrides.items() if k != path and not (
             path == "points.display_divisor" and k == "points.unit")}
         base = rules_under(make_profile(c.game, rest), c.game)
         try:
@@ -319,10 +319,10 @@ def test_an_engine_without_the_rules_capability_skips_variant_cases() -> None:
     assert ReferenceEngine().supports(cases[0], KINDS) is None  # the reference plays the case's rules itself
     assert "does not declare capability rules" in (outside.supports(cases[0], KINDS) or "")
     assert told.supports(cases[0], KINDS) is None
-    assert told.rules_told(cases[0])["digest"] == cases[0].rules.digest
-    outside.profile = cases[0].rules  # a run under that very profile: the engine plays it natively
+    assert told.rules_told(cases[0])["digest"] == cases[0].profile.digest
+    outside.profile = cases[0].profile  # a run under that very profile: the engine plays it natively
     assert outside.supports(cases[0], KINDS) is None and outside.rules_told(cases[0]) is None
-    other = next(c for c in cases if c.rules.digest != cases[0].rules.digest)
+    other = next(c for c in cases if c.profile.digest != cases[0].profile.digest)
     assert "plays under its own rules" in (outside.supports(other, KINDS) or "")
 
 

@@ -30,7 +30,7 @@ KINDS = load_kinds()
 def cases() -> list[Any]:
     every = load_cases()
     assert {c.file.split("/")[1] for c in every} >= {"fixtures", "golden", "perft"}
-    return [c for c in every if c.rules is None and "slow" not in c.tags]
+    return [c for c in every if c.profile is None and "slow" not in c.tags]
 
 
 def answer(kind: str, rules: Any, input: dict[str, Any], hooks: dict[str, Any]) -> str:

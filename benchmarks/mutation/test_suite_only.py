@@ -67,7 +67,7 @@ def loaded_again(cases: list) -> list:
     mutant = os.environ.get("MUTANT_UNDER_TEST", "")
     if mutant != "stats" and not mutant.startswith("fives.profiles."):
         return cases
-    fresh = {(c.file, c.id): c for f in sorted({c.file for c in cases if c.rules is not None})
+    fresh = {(c.file, c.id): c for f in sorted({c.file for c in cases if c.profile is not None})
              for c in load_cases([paths.ROOT / f], cache=False)}
     return [fresh.get((c.file, c.id), c) for c in cases]
 

@@ -22,7 +22,7 @@ from fives.conformance.reports.formats import FORMATS
 from fives.conformance.runner import load_known_failures, write_known_failures, write_not_started
 from fives.conformance.sessions.run import RunOptions, RunOutcome, run_suite
 from fives.support.colour import wants_colour
-from fives.support.errors import EXIT_BAD_INPUT, EXIT_ENGINE, EXIT_FAILURES, EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED, UserError
+from fives.support.errors import EXIT_BAD_INPUT, EXIT_ENGINE, EXIT_FAILURES, EXIT_INTERRUPTED, EXIT_OK, UserError
 from fives.support.progress import Progress
 from fives.support.stop import signals_held
 from fives.support.wording import plural
@@ -207,7 +207,7 @@ def _s(n: int) -> str:
               help="Print a JSON array of {id, kind, game, clauses, capability, file, tags} (with --rules also under_rules).")
 @rules_option
 def list_cmd(roots: tuple[Path, ...], ids: tuple[str, ...], games: tuple[str, ...], kinds_: tuple[str, ...],
-             caps: tuple[str, ...], slow: bool, as_json: bool, profile: Any) -> None:
+             caps: tuple[str, ...], slow: bool, as_json: bool, profile: Profile | None) -> None:
     """List the cases `conformance run` would run with the same filters, one per line (ID,
     kind, game, clauses), without running anything. Exit 2 for a filter the suite has no
     case of, or filters that together select nothing. With --rules P each case also says
@@ -304,7 +304,7 @@ def coverage_cmd(roots: tuple[Path, ...], as_json: bool, show_ids: int) -> None:
 @click.option("--show", type=int, default=5, show_default=True, help="Killing fixtures shown per mutant.")
 @rules_option
 def mutants_cmd(list_only: bool, names: tuple[str, ...], roots: tuple[Path, ...], in_process: bool, jobs: int,
-                timeout: float, as_json: bool, show: int, profile: Any) -> None:
+                timeout: float, as_json: bool, show: int, profile: Profile | None) -> None:
     """Run the whole suite against every mutant engine (each with one classic misreading)
     through the protocol, and print the kill matrix: which fixtures kill which mutant and
     the rule clauses those fixtures test. Exit 0 only if every mutant is killed; 130 on Ctrl-C

@@ -89,7 +89,7 @@ def _rules(game: str, profile: Profile | None) -> GameRules:
 @click.option("--pretty", is_flag=True, help="Indent the JSON output.")
 @click.argument("file", required=False, type=click.Path(allow_dash=True))
 @rules_option
-def evaluate_cmd(game: str | None, jsonl: bool, pretty: bool, file: str | None, profile: Any) -> None:
+def evaluate_cmd(game: str | None, jsonl: bool, pretty: bool, file: str | None, profile: Profile | None) -> None:
     """Evaluate the layout in FILE (YAML or JSON; `-` for stdin): a list of placements.
 
     The first placement is {tile: "[1|4]"}; each later one is {tile: "[1|1]", to: "[1|4]",

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import sys
-from typing import Any
+from typing import TYPE_CHECKING
 from pathlib import Path
 
 import click
@@ -15,6 +15,9 @@ from fives.support.sanitize import clean_name
 from fives.support.progress import Progress
 from fives.rules import game_ids
 from fives.cli._rules_option import rules_option
+
+if TYPE_CHECKING:
+    from fives.profiles import Profile
 
 
 @click.group("golden")
@@ -38,7 +41,7 @@ def golden() -> None:
                    "such as tcp://host:8786. Same files as without. Needs: pip install 'fives[dask]'.")
 @rules_option
 def generate_cmd(games: tuple[str, ...], cases: int, seed: int, out: Path, force: bool, jobs: int,
-                 dask: str | None, profile: Any) -> None:
+                 dask: str | None, profile: Profile | None) -> None:
     """Generate CASES fixtures per game into OUT/<game>/<category>.yaml plus OUT/manifest.yaml
     (suite and generator versions, the command, each file's case count, size and SHA-256).
     Categories: random play, all four Sniff arms, doubles at arm ends, largest and zero sums,
@@ -74,7 +77,7 @@ def generate_cmd(games: tuple[str, ...], cases: int, seed: int, out: Path, force
 @golden.command("verify")
 @click.argument("folder", type=SamplePath(GOLDEN))
 @rules_option
-def verify_cmd(folder: Path, profile: Any) -> None:
+def verify_cmd(folder: Path, profile: Profile | None) -> None:
     """Check a golden suite against its manifest: every listed file present with its size and
     SHA-256, no file the manifest does not list. Exit 0 ok, 1 with one line per problem,
     2 for a missing, malformed or incomplete manifest, or a suite made under other rules than

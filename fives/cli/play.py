@@ -1,7 +1,7 @@
 """`fives play`, `fives replay`, `fives tally`: self-play matches, their records, score records."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -11,6 +11,9 @@ from fives.support.wording import plural
 from fives.match import DEFAULT_MAX_HANDS
 from fives.rules import GameRules, game_ids, load_rules
 from fives.cli._rules_option import rules_option
+
+if TYPE_CHECKING:
+    from fives.profiles import Profile
 
 
 SEED_LIMIT = 10**18  # seeds are 0 .. 10^18-1 (spec/record.md)
@@ -104,7 +107,7 @@ def _match_end_lines(ev: dict[str, Any], names: list[str], counts: dict[str, int
 @click.option("--quiet", is_flag=True, help="Print only the result line.")
 @rules_option
 def play_cmd(game: str, players: int, partnerships: bool, seed: int | None, strategies: tuple[str, ...],
-             out: str | None, quiet: bool, max_hands: int, profile: Any) -> None:
+             out: str | None, quiet: bool, max_hands: int, profile: Profile | None) -> None:
     """Play one seeded self-play match and print a hand-by-hand summary.
 
     The same options always give a byte-identical record. A match with no winner after
@@ -147,7 +150,7 @@ def play_cmd(game: str, players: int, partnerships: bool, seed: int | None, stra
 @click.command("replay")
 @click.argument("record", type=click.Path(allow_dash=True))
 @rules_option
-def replay_cmd(record: str, profile: Any) -> None:
+def replay_cmd(record: str, profile: Profile | None) -> None:
     """Re-check a game record against the rules, event by event.
 
     Re-derives the deal and the lot from the header's seed, re-applies every placement,

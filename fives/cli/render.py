@@ -14,6 +14,7 @@ from fives.rules import GameRules, game_ids, load_rules
 from fives.cli._rules_option import check_recorded, rules_option
 
 if TYPE_CHECKING:
+    from fives.profiles import Profile
     from fives.draw.score_svg import SideScores
 
 PAGE = re.compile(r"^(\d+)x(\d+)$")
@@ -85,7 +86,7 @@ def _puzzle_set(file: str) -> str:
 @click.option("--no-legend", is_flag=True, help="Leave out the legend and the sum line.")
 @rules_option
 def render_cmd(file: str | None, game: str | None, fixture_id: str | None, puzzle_ref: str | None,
-               solution: bool, out: str | None, page: str | None, no_legend: bool, profile: Any = None) -> None:
+               solution: bool, out: str | None, page: str | None, no_legend: bool, profile: Profile | None = None) -> None:
     """Draw a layout as SVG: tiles with pips, doubles crosswise, spinner branches at right
     angles, arms bending to stay on the page, and the documents' marks: a filled number for
     each counted contribution, a hollow dot for each legal position that does not count, an
@@ -163,7 +164,7 @@ def _draw_layout(rules: GameRules, data: Any, new: list[Any], where: str, legend
               help="Only puzzles tagged with this theme (repeat for any of several); see spec/puzzles.md, 'Themes'.")
 @rules_option
 def book_cmd(puzzleset: str, out: str | None, title: str, interactive: bool, theme_names: tuple[str, ...],
-             profile: Any = None) -> None:
+             profile: Profile | None = None) -> None:
     """Make a printable HTML puzzle book from PUZZLESET (a `fives-puzzles/1` file): one card
     per puzzle with its diagram, hand, target and difficulty; solutions with their diagrams
     at the back; inline SVG, no external files; cards never split across printed pages.

@@ -37,7 +37,8 @@ import sys
 import threading
 from typing import Any, Callable, Iterator, Sequence, TypeVar
 
-from fives.support.errors import EXIT_FAILURES, Terminated, UserError
+from fives.support.errors import EXIT_FAILURES, UserError
+from fives.support.stop import Stop
 
 U = TypeVar("U")
 R = TypeVar("R")
@@ -106,31 +107,6 @@ def _init_worker() -> None:
             ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
         except (OSError, AttributeError):
             pass
-
-
-def _raise_terminated(signum: int, frame: object) -> None:
-    raise Terminated()
-
-
-class SigtermAsInterrupt:
-    """While active, SIGTERM raises `fives.support.errors.Terminated` (a KeyboardInterrupt) in the main
-    thread, so `finally` blocks kill workers and remove partial output; the CLI then exits 143.
-    A handler installed by someone else (a CLI-wide one) is left alone."""
-
-    def __enter__(self) -> None:
-        self._previous: Any = None
-        if threading.current_thread() is threading.main_thread() \
-                and signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:
-            self._previous = signal.signal(signal.SIGTERM, _raise_terminated)
-
-    def __exit__(self, *exc: object) -> None:
-        if self._previous is not None:
-            signal.signal(signal.SIGTERM, self._previous)
-
-
-def sigterm_as_interrupt() -> SigtermAsInterrupt:
-    """`with sigterm_as_interrupt(): ...`: see SigtermAsInterrupt."""
-    return SigtermAsInterrupt()
 
 
 class _Worker:
@@ -238,7 +214,7 @@ def _map_pool(fn: Callable[[U], R], units: Sequence[U], workers: int) -> Iterato
     pool: list[_Worker] = []
     clean = False
     try:
-        with SigtermAsInterrupt():
+        with Stop():  # SIGTERM stops like Ctrl-C: workers killed (a CLI-wide Stop is left alone)
             pool = [_Worker(ctx, fn) for _ in range(workers)]
             window = workers * _IN_FLIGHT_PER_WORKER
             feed = iter(units)
@@ -309,7 +285,7 @@ def _map_dask(fn: Callable[[U], R], units: Sequence[U], address: str, local_work
     client = None
     pending: collections.deque[Any] = collections.deque()
     try:
-        with SigtermAsInterrupt():
+        with Stop():  # SIGTERM stops like Ctrl-C: workers killed (a CLI-wide Stop is left alone)
             if local_workers is not None:
                 import dask
 

@@ -80,6 +80,12 @@ class Stop:
                 self._replaced[signum] = signal.signal(signum, self.on_signal)
         return self
 
+    def __enter__(self) -> Stop:  # `with Stop():` for library work that runs outside the CLI
+        return self.install()
+
+    def __exit__(self, *exc: object) -> None:
+        self.restore()
+
     def restore(self) -> None:
         self.handled = True  # however the work ended, a stop is no longer to be delivered
         for signum, handler in self._replaced.items():

@@ -48,8 +48,8 @@ def parameter_coverage(cases: list[Case]) -> list[ValueCoverage]:
     for game in game_ids():
         for path, values in alternatives(game).items():
             for v in values:
-                hits = tuple(c.id for c in cases if c.game == game and c.rules is not None
-                             and c.rules.overrides.get(path) == v)
+                hits = tuple(c.id for c in cases if c.game == game and c.profile is not None
+                             and c.profile.overrides.get(path) == v)
                 out.append(ValueCoverage(game, path, v, hits))
     return out
 

@@ -80,7 +80,7 @@ def plan_under(profile: Profile, cases: list[Case], kinds: dict[str, Kind],
     changed: set[str] = set()
     illegal: dict[str, str] = {}
     for case in cases:
-        if case.game != profile.extends or not profile.overrides or getattr(case, "rules", None) is not None:
+        if case.game != profile.extends or not profile.overrides or getattr(case, "profile", None) is not None:
             out.append(case)  # a case that names its own rules keeps them (and its expectation)
             continue
         kind = kinds[case.kind]

@@ -8,7 +8,7 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
 from fives.support import paths
 from fives.support.errors import UserError
@@ -19,6 +19,9 @@ from fives.conformance.cases.kinds import Kind, load_kinds
 from fives.conformance.cases.kinds.perft import is_slow as perft_is_slow
 from fives.rules import game_ids
 from fives.conformance.cases.schema_check import SchemaSet, where
+
+if TYPE_CHECKING:
+    from fives.profiles import Profile
 
 FIXTURE_SUFFIXES = (".yaml", ".yml", ".json")
 
@@ -37,14 +40,14 @@ class Case:
     tags: tuple[str, ...] = field(default=())
     #: the rule profile (fives.profiles.Profile) the case is played under: its file's or its
     #: own `rules` (spec/fixtures.md, "Variant cases"); None for the seeds' rules
-    rules: Any = field(default=None, compare=False)
+    profile: Profile | None = field(default=None, compare=False)
 
     def to_dict(self) -> dict[str, Any]:
         out = {"id": self.id, "kind": self.kind, "game": self.game, "clauses": list(self.clauses),
                "source": self.source, "description": self.description, "input": self.input, "expect": self.expect}
-        if self.rules is not None:
-            out["rules"] = {"name": self.rules.name, "digest": self.rules.digest,
-                            "overrides": dict(self.rules.overrides)}
+        if self.profile is not None:
+            out["rules"] = {"name": self.profile.name, "digest": self.profile.digest,
+                            "overrides": dict(self.profile.overrides)}
         return out
 
 

@@ -67,7 +67,7 @@ def compare(case: Case, answer: Any) -> list[str]:
 def reference_answer(case: Case) -> Any:
     """The reference engine's answer to `case` (what `fives serve` would reply), under the
     case's own rule profile for a variant case."""
-    if case.rules is not None:
+    if case.profile is not None:
         from fives.profiles import rules_under
-        return kinds()[case.kind].run(rules_under(case.rules, case.game), case.input, {})
+        return kinds()[case.kind].run(rules_under(case.profile, case.game), case.input, {})
     return kinds()[case.kind].run(load_rules(case.game), case.input, {})

@@ -11,7 +11,7 @@ part, as `fives perft --bisect` does (fives/conformance/bisect.py).
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fives.conformance.diagnose.describe import relation, value_label
 from fives.conformance.diagnose.search import Candidate, Scorer
@@ -19,6 +19,9 @@ from fives.conformance.engines.drivers import Engine
 from fives.conformance.reports.failures import (Clause, Explanation, FailureGroup, failure_pattern,
                                                 group_failures)
 from fives.conformance.runner import CaseResult
+
+if TYPE_CHECKING:
+    from fives.profiles import Profile
 
 #: kinds whose input is a layout (`placements`): their clusters are bisected
 LAYOUT_KINDS = ("evaluate", "legal-placements", "perft")
@@ -73,7 +76,7 @@ def layout_of(kind: str, input: dict[str, Any]) -> list[dict[str, Any]] | None:
     return None
 
 
-def first_parting(engine: Engine, base: Any, game: str, kind: str, input: dict[str, Any],
+def first_parting(engine: Engine, profile: Profile | None, game: str, kind: str, input: dict[str, Any],
                   perft_bisect: bool = True) -> dict[str, Any] | None:
     """{"placement": N, "tile": "[a|b]>[c|d]:side", "differs": [...], "root": PATTERN, "requests": K}:
     the fewest leading placements of the case's layout whose `evaluate` answers differ (the
@@ -90,7 +93,7 @@ def first_parting(engine: Engine, base: Any, game: str, kind: str, input: dict[s
     placements = layout_of(kind, input)
     if placements is None:
         return None
-    ask = Asker(engine, game, reference=ReferenceEngine(profile=base))
+    ask = Asker(engine, game, reference=ReferenceEngine(profile=profile))
     compare = load_kinds()["evaluate"].compare
     try:
         if kind == "perft" and perft_bisect and isinstance(input.get("depth"), int):

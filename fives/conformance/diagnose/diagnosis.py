@@ -13,13 +13,16 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from fives.conformance.diagnose.search import Candidate, Scorer, attribute, candidates, refused, select
 from fives.conformance.reports.failures import FailureGroup
 from fives.conformance.cases.fixtures import Case
 from fives.conformance.cases.kinds import Kind
 from fives.conformance.runner import CaseResult
+
+if TYPE_CHECKING:
+    from fives.profiles import Profile
 
 __all__ = ["Candidate", "Cause", "Diagnosis", "diagnose", "lines", "to_json", "profile_yaml", "fixture_text"]
 
@@ -45,7 +48,7 @@ class Diagnosis:
     combined_broken: int = 0
     sets_tried: int = 0  # sets of candidates played
     stopped: str | None = None  # why the search stopped early: "time", "interrupted"; None
-    base: Any = None  # the profile diagnosed against (--rules BASE), or None for the seeds'
+    profile: Profile | None = None  # the profile diagnosed against (--rules BASE), or None for the seeds'
     clusters: dict[str, dict[str, Any]] = field(default_factory=dict)  # group key -> its minimal case, once probed
     fuzz: dict[str, Any] = field(default_factory=dict)  # what the fuzzer did, when it ran
     requests: dict[str, int] = field(default_factory=dict)  # engine requests: suite, fuzz, shrink
@@ -79,13 +82,13 @@ def _size(r: CaseResult) -> tuple[Any, ...]:
     return measure(r.case.kind, r.case.input), len(json.dumps(r.case.input, sort_keys=True, default=str)), r.case.id
 
 
-def _base_rules(base: Any, game: str) -> dict[str, Any]:
-    return dict(base.overrides) if base is not None and base.extends == game else {}
+def _base_rules(profile: Profile | None, game: str) -> dict[str, Any]:
+    return dict(profile.overrides) if profile is not None and profile.extends == game else {}
 
 
 def diagnose(results: list[CaseResult], kinds: dict[str, Kind], games: list[str],
              note: Callable[[str], None] | None = None, deadline: float | None = None,
-             mutants: bool = True, base: Any = None, extra: list[CaseResult] | None = None,
+             mutants: bool = True, profile: Profile | None = None, extra: list[CaseResult] | None = None,
              scorers: dict[str, Scorer] | None = None) -> Diagnosis:
     """`results`: the suite's, expectations under `base` (None: the seeds'); `extra`: the
     fuzzer's disagreements (and refusals) as results; `scorers`: an earlier diagnosis's of the
@@ -97,7 +100,7 @@ def diagnose(results: list[CaseResult], kinds: dict[str, Kind], games: list[str]
     outside = [r for r in results if r.out_of_scope and r.case.game in games]
     # the seeds' own cases only (a variant case already states its profile), without the deep
     # perft rows: every candidate set answers every case, and those take minutes each
-    results = [r for r in results if r.case.rules is None and r.case.game in games and "slow" not in r.case.tags]
+    results = [r for r in results if r.case.profile is None and r.case.game in games and "slow" not in r.case.tags]
     results += [r for r in extra or [] if r.case.game in games]
     failing = [r for r in results if (r.status == "failed" or refused(r)) and r.known is None]
     passing = [r for r in results if r.status == "passed"]
@@ -108,14 +111,14 @@ def diagnose(results: list[CaseResult], kinds: dict[str, Kind], games: list[str]
     causes: list[Cause] = []
     explained_ids: set[str] = set()
     near: dict[str, Candidate] = {}
-    d = Diagnosis([], [], 0, len(passing), 0, 0.0, base=base)
+    d = Diagnosis([], [], 0, len(passing), 0, 0.0, profile=profile)
     if outside:
         reasons: dict[str, int] = {}
         for r in outside:
             reasons[str(r.out_of_scope)] = reasons.get(str(r.out_of_scope), 0) + 1
         d.scope = {"declared": None, "skipped": len(outside), "reasons": dict(sorted(reasons.items()))}
     for game in games:
-        scorer = d.scorers[game] = (scorers or {}).get(game) or Scorer(game, kinds, _base_rules(base, game),
+        scorer = d.scorers[game] = (scorers or {}).get(game) or Scorer(game, kinds, _base_rules(profile, game),
                                                                          failing, passing)
         if not scorer.failing:
             continue
@@ -192,7 +195,7 @@ def profile_yaml(d: Diagnosis, game: str) -> str:
     """The inferred profile of `game` (spec/variants.md): the base's rules and the causes'."""
     import yaml
     doc = {"extends": game, "name": f"{game}-diagnosed",
-           "source": "fives conformance diagnose" + (f" against {d.base.name}" if d.base is not None else ""),
+           "source": "fives conformance diagnose" + (f" against {d.profile.name}" if d.profile is not None else ""),
            "rules": d.combined.get(game, {})}
     return yaml.safe_dump(doc, sort_keys=True, allow_unicode=True)
 
@@ -255,8 +258,8 @@ def lines(d: Diagnosis) -> list[str]:
 
     book = load_clause_book()
     out = []
-    if d.base is not None:
-        out.append(f"against rules profile {d.base.name} ({d.base.digest})")
+    if d.profile is not None:
+        out.append(f"against rules profile {d.profile.name} ({d.profile.digest})")
     for c in d.causes:
         cand = c.candidate
         why = d.shrink_notes.get(f"cause {cand.name}", "not shrunk: the shrinking did not run")
@@ -323,8 +326,8 @@ def _cluster_json(d: Diagnosis, g: FailureGroup) -> dict[str, Any]:
 
 def to_json(d: Diagnosis) -> dict[str, Any]:
     return {"format": "fives-diagnosis/1",
-            "base": ({"name": d.base.name, "extends": d.base.extends, "digest": d.base.digest}
-                     if d.base is not None else None),
+            "base": ({"name": d.profile.name, "extends": d.profile.extends, "digest": d.profile.digest}
+                     if d.profile is not None else None),
             "causes": [{"cause": c.candidate.name, "game": c.candidate.game, "overrides": c.candidate.overrides,
                         "mutant": c.candidate.mutant, "misreading": c.candidate.mutant is not None,
                         "clauses": list(c.candidate.clauses),
@@ -354,7 +357,7 @@ def in_reach(d: Diagnosis, case: Case) -> bool:
     from fives.conformance.cases.reachable import problems
     from fives.profiles import rules_under
 
-    return not problems(rules_under(d.base, case.game), case.kind, case.input)
+    return not problems(rules_under(d.profile, case.game), case.kind, case.input)
 
 
 def reachable_example(d: Diagnosis, c: Cause) -> bool:
@@ -364,7 +367,7 @@ def reachable_example(d: Diagnosis, c: Cause) -> bool:
 
 def under_base(d: Diagnosis, doc: dict[str, Any]) -> dict[str, Any]:
     """A fixture case expecting the base profile's answer states that profile (spec/fixtures.md)."""
-    base = d.base
+    base = d.profile
     if base is not None and base.extends == doc["game"] and base.overrides:
         doc["rules"] = {"name": base.name, "source": base.source, "rules": dict(base.overrides)}
     return doc

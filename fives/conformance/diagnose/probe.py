@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import time
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from fives.conformance.diagnose.diagnosis import Diagnosis, _size, under_base
 from fives.conformance.diagnose.search import stated
@@ -19,6 +19,9 @@ from fives.conformance.cases.fixtures import Case
 from fives.conformance.fuzz.oracle import Oracle, Verdict
 from fives.conformance.cases.kinds import Kind, canonical
 from fives.conformance.runner import CaseResult
+
+if TYPE_CHECKING:
+    from fives.profiles import Profile
 
 #: engine requests one example's shrink may spend
 SHRINK_BUDGET = 3000  # as `conformance fuzz --shrink-budget`
@@ -30,14 +33,14 @@ HUNT_DRAWS, HUNT_SECONDS, SMALL = 3000, 15.0, 4
 
 
 def fuzz_results(engine: Engine, games: list[str], seed: int, draws: int, seconds: float | None,
-                 base: Any = None, on_draw: Callable[[int, Any], None] | None = None,
+                 profile: Profile | None = None, on_draw: Callable[[int, Any], None] | None = None,
                  kinds: list[str] | None = None) -> tuple[list[CaseResult], dict[str, Any]]:
     """The fuzzer's disagreements (shrunk) and refusals as results, and what it did. Crashes,
     hangs and garbage are engine errors, not rule findings: they are counted, not kept."""
     from fives.conformance.fuzz import Fuzzer
     from fives.conformance.golden.cases import PREFIX
 
-    fuzzer = Fuzzer(engine, games, kinds, seed, shrink_budget=SHRINK_BUDGET, profile=base)
+    fuzzer = Fuzzer(engine, games, kinds, seed, shrink_budget=SHRINK_BUDGET, profile=profile)
     report = fuzzer.run(cases=draws, seconds=seconds, on_draw=on_draw)
     out: list[CaseResult] = []
     for f in report.findings:
@@ -77,7 +80,7 @@ def _hunt(engine: Engine, d: Diagnosis, oracle: KeepingOracle, game: str, kind: 
     seconds = HUNT_SECONDS if oracle.until is None else min(HUNT_SECONDS, oracle.until - time.monotonic())
     if kind not in fuzz_kinds() or seconds <= 0:
         return None
-    fuzzer = Fuzzer(engine, [game], [kind], int(d.fuzz.get("seed", 0)), SHRINK_BUDGET, d.base)
+    fuzzer = Fuzzer(engine, [game], [kind], int(d.fuzz.get("seed", 0)), SHRINK_BUDGET, d.profile)
     fuzzer.oracle = oracle  # its questions, its reachable states, its idea of "disagrees"
     # not the first finding: a later, smaller start shrinks further (the fuzzer's reshrinks);
     # one of at most SMALL placements is small enough to stop for
@@ -96,9 +99,9 @@ class KeepingOracle(Oracle):
     """Disagrees with the base only where `keeps(game, kind, input, verdict)` holds too: a
     shrunk example then still shows what it was chosen for."""
 
-    def __init__(self, engine: Engine, kinds: dict[str, Kind], base: Any,
+    def __init__(self, engine: Engine, kinds: dict[str, Kind], profile: Profile | None,
                  keeps: Callable[[str, str, dict[str, Any], Verdict], bool]) -> None:
-        super().__init__(engine, kinds, base)
+        super().__init__(engine, kinds, profile)
         self.keeps = keeps
         #: the end of this example's share of the time (monotonic): past it the oracle asks the
         #: engine nothing more and answers "agree", so a shrink stops with the smallest so far
@@ -115,7 +118,7 @@ class KeepingOracle(Oracle):
         return Verdict("agree", v.expected, v.actual)
 
 
-def cause_oracle(engine: Engine, kinds: dict[str, Kind], base: Any, cause: Engine) -> KeepingOracle:
+def cause_oracle(engine: Engine, kinds: dict[str, Kind], profile: Profile | None, cause: Engine) -> KeepingOracle:
     """Only where the cause alone answers as the engine does: the example shows this cause, no other."""
     def keeps(game: str, kind: str, input: dict[str, Any], v: Verdict) -> bool:
         case = Case("cause", kind, game, (), {}, input, v.expected, "diagnose")
@@ -124,10 +127,10 @@ def cause_oracle(engine: Engine, kinds: dict[str, Kind], base: Any, cause: Engin
             return out.status == "ok" and not kinds[kind].compare(stated(case, out.answer), v.actual)
         except Exception:  # noqa: BLE001 - an answer the comparer chokes on shows nothing
             return False
-    return KeepingOracle(engine, kinds, base, keeps)
+    return KeepingOracle(engine, kinds, profile, keeps)
 
 
-def pattern_oracle(engine: Engine, kinds: dict[str, Kind], base: Any, pattern: str) -> KeepingOracle:
+def pattern_oracle(engine: Engine, kinds: dict[str, Kind], profile: Profile | None, pattern: str) -> KeepingOracle:
     """Only with the same first-difference pattern (spec/reports.md): a cluster's minimal case
     still shows what its cases show."""
     from fives.conformance.reports.explain import explain
@@ -136,7 +139,7 @@ def pattern_oracle(engine: Engine, kinds: dict[str, Kind], base: Any, pattern: s
     def keeps(game: str, kind: str, input: dict[str, Any], v: Verdict) -> bool:
         diffs = explain(kind, v.expected, v.actual, list(v.diffs))
         return bool(diffs) and difference_pattern(diffs[0]) == pattern
-    return KeepingOracle(engine, kinds, base, keeps)
+    return KeepingOracle(engine, kinds, profile, keeps)
 
 
 def _case_doc(d: Diagnosis, game: str, kind: str, input: dict[str, Any], expected: Any, clauses: tuple[str, ...],
@@ -241,7 +244,7 @@ def shrink_examples(d: Diagnosis, engine: Engine, kinds: dict[str, Kind], budget
         if what == "cause":
             c = x
             scorer = d.scorers[c.candidate.game]
-            oracle = cause_oracle(engine, kinds, d.base, scorer.engine((c.candidate,)))
+            oracle = cause_oracle(engine, kinds, d.profile, scorer.engine((c.candidate,)))
             oracle.until = until
             alone = [r for r in c.explained if scorer.agrees((c.candidate,), r)] or c.explained
             tries = [c.example, *sorted((r for r in alone if r is not c.example), key=_size)]
@@ -257,7 +260,7 @@ def shrink_examples(d: Diagnosis, engine: Engine, kinds: dict[str, Kind], budget
                 d.shrink_notes[key] = NOT_SHRUNK["errors"]
                 continue
             pattern = d.described.get(g.key, {}).get("pattern", g.key)
-            oracle = pattern_oracle(engine, kinds, d.base, pattern)
+            oracle = pattern_oracle(engine, kinds, d.profile, pattern)
             oracle.until = until
             _, got = _minimal(d, engine, oracle, answered, budget, lambda f, k=pattern: f.cause[2] == k,
                               f"cluster {g.key}", f"A minimal case of the cluster {g.key}: no cause explains it",
@@ -268,7 +271,7 @@ def shrink_examples(d: Diagnosis, engine: Engine, kinds: dict[str, Kind], budget
                            "input": answered[0].case.input}
             if layout_of(case["kind"], case["input"]) is not None \
                     and (until is None or time.monotonic() < until + 1.0):
-                parted = first_parting(engine, d.base, case["game"], case["kind"], case["input"],
+                parted = first_parting(engine, d.profile, case["game"], case["kind"], case["input"],
                                        perft_bisect=until is None or time.monotonic() < until)
                 if parted is not None:
                     d.requests["shrink"] = d.requests.get("shrink", 0) + parted.pop("requests", 0)
@@ -325,7 +328,7 @@ def _parting_case(d: Diagnosis, g: Any, layout: list[dict[str, Any]] | None,
     game = g.explanations[0].result.case.game
     if got is not None and got["kind"] == "evaluate" and size("evaluate", got["input"])["placements"] <= len(layout):
         return None
-    ref = ReferenceEngine(profile=d.base)
+    ref = ReferenceEngine(profile=d.profile)
     input = {"placements": layout}
     if problems(ref.rules_for(game), "evaluate", input):
         return None

@@ -55,7 +55,7 @@ def separate(d: Diagnosis, engine: Engine, kinds: dict[str, Kind], deadline: flo
             # requests of the kinds the rule shows in (the failures it alone explains), if the fuzzer makes them
             own = whole - scorer.explained(tuple(y for y in now if y is not c))
             shown = sorted({r.case.kind for r in scorer.failing if r.case.id in own} & set(fuzz_kinds()))
-            fuzzer = Fuzzer(engine, [game], shown or None, int(d.fuzz.get("seed", 0)), profile=d.base)
+            fuzzer = Fuzzer(engine, [game], shown or None, int(d.fuzz.get("seed", 0)), profile=d.profile)
             engines = {name: scorer.engine(s) for name, s in sets.items()}
             asked, t0 = 0, time.monotonic()
             for i in range(PROBE_DRAWS):

@@ -80,7 +80,7 @@ class Engine:
         """The `rules` object a request carries: the run's profile (or a variant case's own),
         and only to an engine that declared the `rules` capability (one that does not is taken
         to play it natively)."""
-        profile = case.rules if case is not None and case.rules is not None else self.profile
+        profile = case.profile if case is not None and case.profile is not None else self.profile
         if profile is None or RULES_CAPABILITY not in self.handshake.capabilities:
             return None
         return rules_message(profile)
@@ -117,7 +117,7 @@ class Engine:
         """Why a case with its own rule profile (a variant fixture) is not run here, or None:
         the engine must be told it (`rules` capability), and a run under another profile
         leaves it out."""
-        own = case.rules
+        own = case.profile
         if own is None:
             return None
         if self.profile is not None and self.profile.digest != own.digest:
@@ -277,10 +277,10 @@ class ReferenceEngine(Engine):
         t0 = time.perf_counter()
         from fives.conformance.engines.limits import time_limit
         limit = time_limit(case, self.slow_timeout if "slow" in case.tags else self.timeout, self.kinds)
-        if case.rules is not None:  # a variant case plays under its own profile
+        if case.profile is not None:  # a variant case plays under its own profile
             from fives.profiles import rules_under
 
-            rules = rules_under(case.rules, case.game)
+            rules = rules_under(case.profile, case.game)
             call = lambda: self.answer_under(rules, case.kind, case.input)  # noqa: E731
         else:
             call = lambda: self.answer(case.kind, case.game, case.input)  # noqa: E731

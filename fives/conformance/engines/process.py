@@ -1,6 +1,6 @@
 """Drivers for an engine under test that is an executable speaking spec/protocol.md: one
-persistent process (`ProcessEngine`) or one process per case (`OneShotEngine`), and
-`make_engine`, which picks a driver from the command-line options.
+persistent process (`ProcessEngine`) or one process per case (`OneShotEngine`); `EngineSpec`
+(engines/handle.py) is the one way to build either.
 
 Every failure of the engine (crash, hang, garbage, wrong id, early exit) becomes that one
 case's error `Outcome` and the engine is restarted for the next case (fives.conformance.engines.drivers).
@@ -16,10 +16,9 @@ from fives.conformance.engines.drivers import MESSAGE_KEEP, BadReply, Engine, En
 from fives.conformance.cases.fixtures import Case
 from fives.conformance.cases.kinds import Kind
 from fives.conformance.engines.limits import NO_LIMIT, time_limit
-from fives.support.errors import EXIT_ENGINE, UserError
 from fives.support.sanitize import quote
 
-__all__ = ["DEFAULT_TIMEOUT", "OneShotEngine", "ProcessEngine", "make_engine"]
+__all__ = ["DEFAULT_TIMEOUT", "OneShotEngine", "ProcessEngine"]
 
 # -- engines over the protocol -----------------------------------------------------------
 
@@ -273,29 +272,5 @@ class OneShotEngine(ProcessEngine):
             proc.signal_group()
 
 
-#: --timeout when none is given; slow cases in process then have no limit (see make_engine).
+#: --timeout when none is given; slow cases in process then have no limit (see handle.py EngineSpec).
 DEFAULT_TIMEOUT = 10.0
-
-
-def make_engine(command: str | None, oneshot: bool, timeout: float | None, validate: bool,
-                profile: Any = None) -> Engine:
-    """`timeout` None: the default budget, except that slow cases in process (deep perft rows,
-    which take minutes by design) run to the end; an explicit --timeout holds for every case."""
-    budget = DEFAULT_TIMEOUT if timeout is None else timeout
-    if command is None:
-        if oneshot:
-            raise UserError("--oneshot needs --engine CMD")
-        from fives.conformance.engines.drivers import ReferenceEngine
-        return ReferenceEngine(timeout=budget, slow_timeout=timeout, profile=profile)  # --timeout holds in process too (0: no limit)
-    timeout = budget
-    validator = None
-    if validate:
-        from fives.conformance.engines.protocol import MessageValidator
-        validator = MessageValidator()
-    cls = OneShotEngine if oneshot else ProcessEngine
-    try:
-        engine = cls(command, timeout=timeout, validator=validator)
-        engine.profile = profile  # --rules: told to an engine that declares `rules` (drivers.Engine.rules_told)
-        return engine
-    except EngineStartError as e:
-        raise UserError(f"engine {command!r}: {e}", EXIT_ENGINE) from None

@@ -12,7 +12,7 @@ import hashlib
 import random
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
 
 from fives.conformance.engines.drivers import Engine
 from fives.conformance.golden.builders import builders
@@ -26,6 +26,9 @@ from fives.conformance.fuzz.rare import rare_turn, refused_turn
 from fives.conformance.fuzz.small import (input_forms, late_turn, next_leader_question, setup_question, small_legal,
                                          small_turn)
 from fives.conformance.cases.reachable import problems, repair
+
+if TYPE_CHECKING:
+    from fives.profiles import Profile
 
 GENERATOR_VERSION = "1"
 RESHRINKS = 25  # later occurrences of one disagreement shrunk again, at most
@@ -155,7 +158,7 @@ class Fuzzer:
     """`Fuzzer(engine, games, kinds, seed).run(cases=N)` or `.run(seconds=S)`."""
 
     def __init__(self, engine: Engine, games: Iterable[str] | None = None, kinds: Iterable[str] | None = None,
-                 seed: int = 0, shrink_budget: int = 3000, profile: Any = None) -> None:
+                 seed: int = 0, shrink_budget: int = 3000, profile: Profile | None = None) -> None:
         self.games = list(games or game_ids())
         for g in self.games:
             load_rules(g)

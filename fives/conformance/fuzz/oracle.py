@@ -11,12 +11,15 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fives.conformance.engines.drivers import Engine, ReferenceEngine
 from fives.conformance.cases.fixtures import Case
 from fives.conformance.cases.kinds import Kind, canonical
 from fives.conformance.cases.reachable import problems
+
+if TYPE_CHECKING:
+    from fives.profiles import Profile
 
 
 _INDEX = re.compile(r"\[\d+\]")
@@ -64,7 +67,7 @@ class Verdict:
 class Oracle:
     """The engine under test and the in-process reference, side by side."""
 
-    def __init__(self, engine: Engine, kinds: dict[str, Kind], profile: Any = None) -> None:
+    def __init__(self, engine: Engine, kinds: dict[str, Kind], profile: Profile | None = None) -> None:
         self.engine = engine
         self.kinds = kinds
         self.reference = ReferenceEngine(profile=profile)  # --rules P: the expectations are P's

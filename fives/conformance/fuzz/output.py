@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import yaml
 
@@ -11,11 +11,14 @@ from fives.support.sanitize import one_line
 from fives.support.writing import write_output
 from fives.conformance.fuzz import GENERATOR_VERSION, Finding, FuzzReport
 
+if TYPE_CHECKING:
+    from fives.profiles import Profile
+
 #: Not the golden header (fives/conformance/golden/manifest.py): a fuzz folder needs no manifest.
 HEADER = "# Found by fives conformance fuzz {version} (seed {seed}); the expected answer is the reference engine's.\n"
 
 
-def fixture_text(finding: Finding, seed: int, profile: Any = None) -> str:
+def fixture_text(finding: Finding, seed: int, profile: Profile | None = None) -> str:
     case = finding.case(seed)
     body = yaml.safe_dump([case], allow_unicode=True, sort_keys=False, default_flow_style=None, width=120)
     title = yaml.safe_dump(f"fuzz: {finding.clause}, {finding.kind} differs in {', '.join(finding.keys)}",
@@ -31,7 +34,7 @@ def fixture_text(finding: Finding, seed: int, profile: Any = None) -> str:
             + f"format: fives-fixtures/1\ntitle: {title}\n" + rules + "cases:\n" + body)
 
 
-def write_findings(findings: list[Finding], out: Path, seed: int, profile: Any = None) -> list[Path]:
+def write_findings(findings: list[Finding], out: Path, seed: int, profile: Profile | None = None) -> list[Path]:
     """One file per finding, `<case id>.yaml`, written atomically; returns the paths. Under
     --rules P each file says so (`rules`), so `conformance run` plays its case under P."""
     out.mkdir(parents=True, exist_ok=True)

@@ -15,7 +15,7 @@ import hashlib
 import random
 from pathlib import Path
 from types import TracebackType
-from typing import IO, Any, Callable, Sequence
+from typing import IO, TYPE_CHECKING, Any, Callable, Sequence
 
 import yaml
 
@@ -26,6 +26,9 @@ from fives.conformance.golden.builders import golden_builders
 from fives.conformance.golden.cases import CaseBuilder, case_id
 from fives.conformance.golden.idset import IdSet
 from fives.conformance.golden.manifest import FILE_HEADER, write_manifest
+
+if TYPE_CHECKING:
+    from fives.profiles import Profile
 
 #: 2 (suite_version 2, issue 26): every play state from whole seeded self-play matches
 GENERATOR_VERSION = "2"
@@ -75,14 +78,14 @@ def make_case_text(args: tuple[str, int, int]) -> tuple[str, int, str]:
     return category, int(case["id"].rsplit("-", 1)[1], 16), dump_case(case)
 
 
-def _rules(game: str, profile: Any) -> GameRules:
+def _rules(game: str, profile: Profile | None) -> GameRules:
     if profile is None:
         return load_rules(game)
     from fives.profiles import rules_under
     return rules_under(profile, game)
 
 
-def make_block(game: str, seed: int, start: int, count: int = BLOCK, profile: Any = None) -> list[tuple[str, int, str]]:
+def make_block(game: str, seed: int, start: int, count: int = BLOCK, profile: Profile | None = None) -> list[tuple[str, int, str]]:
     """Cases start .. start+count-1 as `make_case_text` gives them: one work unit (under
     `profile`, a fives.profiles.Profile, when the suite is made with --rules)."""
     rules = _rules(game, profile)
@@ -96,7 +99,7 @@ def make_block(game: str, seed: int, start: int, count: int = BLOCK, profile: An
 class SuiteFiles:
     """One open file per category under out/<game>/; each hashed and sized as it is written."""
 
-    def __init__(self, out: Path, game: str, seed: int, profile: Any = None) -> None:
+    def __init__(self, out: Path, game: str, seed: int, profile: Profile | None = None) -> None:
         self.out, self.game, self.seed = out, game, seed
         self.profile = profile if profile is not None and profile.extends == game else None
         self.handles: dict[str, IO[bytes]] = {}
@@ -149,7 +152,7 @@ class SuiteFiles:
 
 def generate(game: str, cases: int, seed: int, out: Path, jobs: int = 1,
              progress: Callable[[int], None] | None = None, *, dask: str | None = None,
-             profile: Any = None) -> dict[str, Any]:
+             profile: Profile | None = None) -> dict[str, Any]:
     """Write `cases` unique cases under out/<game>/ and return the manifest entry. The files
     are the same for any `jobs` and with or without `dask` (blocks are merged in index order).
     `profile` (--rules P): the expectations are the reference's under P, and each file says so."""
@@ -188,14 +191,14 @@ def generate(game: str, cases: int, seed: int, out: Path, jobs: int = 1,
     return {"game": game, "seed": seed, "cases": cases, "files": entry}
 
 
-def command_line(games: Sequence[str], cases: int, seed: int, profile: Any = None) -> str:
+def command_line(games: Sequence[str], cases: int, seed: int, profile: Profile | None = None) -> str:
     """The command that reproduces a suite (`--out`, `--jobs` and `--dask` do not change it)."""
     return " ".join(["fives golden generate", *(f"--game {g}" for g in games), f"--cases {cases}", f"--seed {seed}",
                      *([f"--rules {profile.name}"] if profile is not None else []), "--out DIR"])
 
 
 def finish(out: Path, suites: list[dict[str, Any]], games: Sequence[str], cases: int, seed: int,
-           profile: Any = None) -> Path:
+           profile: Profile | None = None) -> Path:
     """Write the manifest: the last file of a suite (naming its rule profile, if made under one)."""
     return write_manifest(out, suites, suite_version=SUITE_VERSION, generator_version=GENERATOR_VERSION,
                           command=command_line(games, cases, seed, profile), profile=profile)

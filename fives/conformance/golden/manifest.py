@@ -15,7 +15,7 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 import yaml
 
@@ -23,6 +23,9 @@ from fives.support.errors import EXIT_BAD_INPUT, UserError
 from fives.support.sanitize import clean_name, quote
 from fives.support.reading import load_data
 from fives.support.writing import write_output
+
+if TYPE_CHECKING:
+    from fives.profiles import Profile
 
 MANIFEST = "manifest.yaml"
 SUITE_FORMAT = "fives-golden/2"
@@ -43,7 +46,7 @@ class FileEntry:
 
 
 def manifest_text(suites: list[dict[str, Any]], *, suite_version: str, generator_version: str,
-                  command: str, profile: Any = None) -> str:
+                  command: str, profile: Profile | None = None) -> str:
     manifest: dict[str, Any] = {"format": SUITE_FORMAT, "suite_version": suite_version,
                                 "generator_version": generator_version, "command": command}
     if profile is not None:  # only a suite made under --rules P names one: the seeds' manifest is unchanged
@@ -55,7 +58,7 @@ def manifest_text(suites: list[dict[str, Any]], *, suite_version: str, generator
 
 
 def write_manifest(folder: Path, suites: list[dict[str, Any]], *, suite_version: str, generator_version: str,
-                   command: str, profile: Any = None) -> Path:
+                   command: str, profile: Profile | None = None) -> Path:
     """Written last, atomically (temporary file, then rename)."""
     path = folder / MANIFEST
     write_output(manifest_text(suites, suite_version=suite_version, generator_version=generator_version,
@@ -166,7 +169,7 @@ def manifest_rules(folder: Path) -> dict[str, Any] | None:
     return rules
 
 
-def check_suite_rules(folder: Path, profile: Any) -> None:
+def check_suite_rules(folder: Path, profile: Profile | None) -> None:
     """UserError (exit 2) unless the suite was made under the rules it is checked under: the
     seeds' (no `rules` in the manifest, no --rules) or the same profile (equal digests)."""
     recorded = manifest_rules(folder)

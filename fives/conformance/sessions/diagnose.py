@@ -208,7 +208,7 @@ def _suite_cases(options: DiagnoseOptions, kinds: dict[str, Kind]) -> list[Case]
 
     filters = CaseFilters(options.ids, options.games, options.kinds, options.capabilities, False)
     chosen = load_selection(None, filters, kinds).cases
-    cases = [c for c in chosen if c.rules is None and "slow" not in c.tags]
+    cases = [c for c in chosen if c.profile is None and "slow" not in c.tags]
     if options.profile is not None:
         from fives.conformance.cases.expected_under import plan_under
 
@@ -268,7 +268,7 @@ def _search(work: _Work, hello: Handshake) -> Diagnosis:
     work.phases.append("search")
     o = work.options
     try:
-        d = dx.diagnose(work.results, work.kinds, work.games, note=work.progress, mutants=o.mutants, base=o.profile,
+        d = dx.diagnose(work.results, work.kinds, work.games, note=work.progress, mutants=o.mutants, profile=o.profile,
                         deadline=o.budget.search_until(work.end, time.monotonic()), extra=work.extra)
     except KeyboardInterrupt:
         raise NothingFound("interrupted before any cause was found") from None
@@ -308,7 +308,7 @@ def _extend(work: _Work, d: Diagnosis) -> Diagnosis:
     if work.progress:
         work.progress("the examples had their share of the time: the search goes on with what is left")
     more = dx.diagnose(work.results, work.kinds, work.games, note=work.progress, deadline=work.end, mutants=o.mutants,
-                       base=o.profile, extra=work.extra, scorers=d.scorers)
+                       profile=o.profile, extra=work.extra, scorers=d.scorers)
     more.fuzz, more.scope = d.fuzz, d.scope
     more.requests["shrink"] = d.requests.get("shrink", 0)
     shrink_examples(more, work.engine, work.kinds, deadline=work.end, note=work.progress, earlier=d)
