@@ -75,14 +75,12 @@ def new_profile(rng: random.Random, game: str) -> Profile:
 def shows(bug: object, prof: Profile) -> int:
     """How many suite cases of the profile's game the bug fails on top of the profile (in process)."""
     from fives.conformance.cases.fixtures import load_cases
-    from fives.conformance.cases.kinds import load_kinds
     from fives.conformance.engines.drivers import ReferenceEngine
     from fives.conformance.runner import run_cases
 
-    kinds = load_kinds()
     cases = [c for c in load_cases() if c.game == prof.extends and c.profile is None and "slow" not in c.tags]
-    plain = {r.case.id: r for r in run_cases(ReferenceEngine(profile=prof), cases, kinds)}
-    buggy = run_cases(ReferenceEngine(bug.hooks(), profile=prof), cases, kinds)  # type: ignore[attr-defined]
+    plain = {r.case.id: r for r in run_cases(ReferenceEngine(profile=prof), cases)}
+    buggy = run_cases(ReferenceEngine(bug.hooks(), profile=prof), cases)  # type: ignore[attr-defined]
     return sum(1 for r in buggy if r.status != plain[r.case.id].status)
 
 

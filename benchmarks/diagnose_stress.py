@@ -30,7 +30,6 @@ import time
 from fives.conformance.diagnose import diagnosis as dx
 from fives.conformance.engines.drivers import ReferenceEngine
 from fives.conformance.cases.fixtures import load_cases
-from fives.conformance.cases.kinds import load_kinds
 from fives.conformance.mutants.registry import all_mutants
 from fives.conformance.runner import run_cases
 from fives.profile_space import random_profile
@@ -90,7 +89,6 @@ def two_bugs(engines: int, seed: int) -> int:
     """Two misreadings on one profile: are they kept apart?"""
     from fives.conformance.cases.fixtures import Case
 
-    kinds = load_kinds()
     suite = seeds_suite()
     bugs = [m for m in all_mutants() if not m.variant]
     rng = random.Random(seed)
@@ -114,7 +112,7 @@ def two_bugs(engines: int, seed: int) -> int:
                 break
         t0 = time.monotonic()
         engine = ReferenceEngine({**a.hooks(), **b.hooks()}, profile=prof)
-        d = dx.diagnose(run_cases(engine, suite[game], kinds), kinds, [game], mutants=False)
+        d = dx.diagnose(run_cases(engine, suite[game]), [game], mutants=False)
         named = {k: v for c in d.causes for k, v in c.candidate.overrides.items()}
         a_only, b_only = only[a.name] - only[b.name], only[b.name] - only[a.name]
         mixed = [g.key for g in d.unexplained if {ex.result.case.id for ex in g.explanations} & a_only
@@ -150,7 +148,6 @@ def main() -> int:
         return big(args.seconds)
     if args.two_bugs:
         return two_bugs(args.engines or 10, args.seed)
-    kinds = load_kinds()
     suite = seeds_suite()
     bugs = [m for m in all_mutants() if not m.variant]
     rng = random.Random(args.seed)
@@ -163,7 +160,7 @@ def main() -> int:
         bug = rng.choice(bugs) if i % 2 else None
         engine = ReferenceEngine(bug.hooks() if bug else None, profile=prof)
         t0 = time.monotonic()
-        d = dx.diagnose(run_cases(engine, suite[game], kinds), kinds, [game], mutants=False)
+        d = dx.diagnose(run_cases(engine, suite[game]), [game], mutants=False)
         named = {k: v for c in d.causes for k, v in c.candidate.overrides.items()}
         ok = named == dict(prof.overrides)
         exact += ok
@@ -172,7 +169,7 @@ def main() -> int:
         if bug:
             with_bug += 1
             # the bug alone against the seeds: does it fail anything here? then it must stay unexplained
-            alone = sum(1 for r in run_cases(ReferenceEngine(bug.hooks()), suite[game], kinds) if r.status == "failed")
+            alone = sum(1 for r in run_cases(ReferenceEngine(bug.hooks()), suite[game]) if r.status == "failed")
             kept = left > 0 or alone == 0
             bug_kept += kept
             note = f"; bug {bug.name} (fails {alone} alone): {left} left unexplained{'' if kept else ' MISSED'}"

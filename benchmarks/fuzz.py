@@ -19,7 +19,6 @@ from fives.conformance.engines.drivers import Engine, ReferenceEngine
 from fives.conformance.engines.handle import EngineSpec
 from fives.conformance.cases.fixtures import Case
 from fives.conformance.fuzz import Finding, FuzzReport, Fuzzer
-from fives.conformance.cases.kinds import load_kinds
 from fives.conformance.mutants.registry import Mutant, all_mutants
 from fives.conformance.runner import run_cases
 
@@ -41,9 +40,8 @@ def verified(m: Mutant, f: Finding, seed: int) -> bool:
     """The fixture fails the mutant and passes the reference (both in process)."""
     c = f.case(seed)
     case = Case(c["id"], c["kind"], c["game"], tuple(c["clauses"]), c["source"], c["input"], c["expect"], "fuzz")
-    kinds = load_kinds()
-    bad = run_cases(ReferenceEngine(m.hooks(), name=m.name), [case], kinds)[0].status
-    good = run_cases(ReferenceEngine(), [case], kinds)[0].status
+    bad = run_cases(ReferenceEngine(m.hooks(), name=m.name), [case])[0].status
+    good = run_cases(ReferenceEngine(), [case])[0].status
     return bad == "failed" and good == "passed"
 
 

@@ -70,13 +70,11 @@ def _inner(args: argparse.Namespace) -> int:
 
     import fives
     from fives.conformance.cases.fixtures import load_cases
-    from fives.conformance.cases.kinds import load_kinds
     from fives.conformance.engines.drivers import ReferenceEngine
     from fives.conformance.runner import run_cases
 
     assert "mutants" in Path(fives.__file__).parts, fives.__file__
     test = _mutation_test_module()
-    kinds_data = load_kinds()
     pool, seen = [], set()
     for root in args.pool:  # one root at a time: golden IDs leave the profile out, so the
         for c in load_cases([Path(root)], cache=False):  # same ID may be in several pools
@@ -101,7 +99,7 @@ def _inner(args: argparse.Namespace) -> int:
     for kind in sorted(by_kind):
         current[0] = kind
         test._empty_caches()
-        run_cases(ReferenceEngine(), test.loaded_again(by_kind[kind]), kinds_data)
+        run_cases(ReferenceEngine(), test.loaded_again(by_kind[kind]))
     os.environ["MUTANT_UNDER_TEST"] = ""
 
     names = _mutation_module().read_names(Path(args.names_file))
@@ -119,7 +117,7 @@ def _inner(args: argparse.Namespace) -> int:
         for kind in kinds:
             cases = test.loaded_again(by_kind[kind])  # the measure's own way: profiles built under the mutant
             for i in range(0, len(cases), CHUNK):
-                failing = [key(r.case) for r in run_cases(ReferenceEngine(), cases[i:i + CHUNK], kinds_data)
+                failing = [key(r.case) for r in run_cases(ReferenceEngine(), cases[i:i + CHUNK])
                            if r.status != "passed"]
                 if failing:
                     os.write(w, json.dumps(failing).encode())

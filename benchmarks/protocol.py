@@ -21,16 +21,15 @@ from collections import Counter
 from fives.conformance.engines.drivers import Engine, ReferenceEngine
 from fives.conformance.engines.process import OneShotEngine, ProcessEngine
 from fives.conformance.cases.fixtures import load_cases
-from fives.conformance.cases.kinds import load_kinds
 from fives.conformance.runner import run_cases
 from fives.conformance.cases.selection import CaseFilters
 
 
-def measure(engine: Engine, cases: list, kinds: dict, jobs: int = 1) -> tuple[float, Counter[str], list[str]]:
+def measure(engine: Engine, cases: list, jobs: int = 1) -> tuple[float, Counter[str], list[str]]:
     t0 = time.perf_counter()
     engine.start()
     try:
-        results = run_cases(engine, cases, kinds, jobs=jobs)
+        results = run_cases(engine, cases, jobs=jobs)
     finally:
         engine.close()
     return time.perf_counter() - t0, Counter(r.status for r in results), [r.status for r in results]
@@ -47,15 +46,14 @@ def main() -> None:
     ap.add_argument("--modes", default="persistent,oneshot", help="protocol modes to measure")
     ap.add_argument("--timeout", type=float, default=30.0)
     args = ap.parse_args()
-    kinds = load_kinds()
     want = CaseFilters(kinds=tuple(args.kind or ["evaluate"]))
-    cases = [c for c in load_cases(None) if want.matches(c, kinds)] * args.repeat
+    cases = [c for c in load_cases(None) if want.matches(c)] * args.repeat
     if args.limit:
         cases = cases[:args.limit]
     jobs_list = [int(j) for j in args.jobs.split(",")]
     modes = args.modes.split(",")
     rows: list[tuple[str, str, int, float, Counter[str]]] = []
-    seconds, statuses, _ = measure(ReferenceEngine(), cases, kinds)
+    seconds, statuses, _ = measure(ReferenceEngine(), cases)
     rows.append(("in-process", "fives reference", 1, seconds, statuses))
     mismatches = []
     for command in args.engine or [default_serve]:
@@ -63,7 +61,7 @@ def main() -> None:
             cls = OneShotEngine if mode == "oneshot" else ProcessEngine
             base: list[str] | None = None
             for jobs in jobs_list:
-                seconds, statuses, per_case = measure(cls(command, timeout=args.timeout), cases, kinds, jobs)
+                seconds, statuses, per_case = measure(cls(command, timeout=args.timeout), cases, jobs)
                 rows.append((mode, command, jobs, seconds, statuses))
                 if base is None:
                     base = per_case

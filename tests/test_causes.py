@@ -15,11 +15,9 @@ from fives.cli import main
 from fives.conformance.diagnose import diagnosis as dx
 from fives.conformance.engines.drivers import ReferenceEngine
 from fives.conformance.cases.fixtures import load_cases
-from fives.conformance.cases.kinds import load_kinds
 from fives.conformance.runner import run_cases
 from fives.profiles import make_profile
 
-KINDS = load_kinds()
 HR = "horse-race"
 PLANTED = {"continuation.drawn_tile_ends_turn": False, "target.raw": {2: 250, 3: 250, 4: 250}}
 
@@ -39,7 +37,7 @@ def _run(*args: str) -> tuple[int, str, str]:
 @pytest.mark.slow  # over 0.45 s: left out of the quick subset (pytest -m 'not slow')
 def test_a_diagnosis_groups_the_run_by_its_causes(tmp_path: Path) -> None:
     cases = [c for c in load_cases() if c.game == HR and c.profile is None and "slow" not in c.tags]
-    d = dx.diagnose(run_cases(ReferenceEngine(profile=make_profile(HR, PLANTED)), cases, KINDS), KINDS, [HR])
+    d = dx.diagnose(run_cases(ReferenceEngine(profile=make_profile(HR, PLANTED)), cases), [HR])
     diagnosis = tmp_path / "diagnosis.json"
     diagnosis.write_text(json.dumps(dx.to_json(d)))
     report, page = tmp_path / "r.json", tmp_path / "r.html"

@@ -15,7 +15,6 @@ import yaml
 from fives.conformance.diagnose import diagnosis as dx
 from fives.conformance.engines.drivers import ReferenceEngine
 from fives.conformance.cases.fixtures import load_cases
-from fives.conformance.cases.kinds import load_kinds
 from fives.conformance.mutants.registry import all_mutants
 from fives.conformance.runner import run_cases
 from fives.conformance.cases.reachable import problems
@@ -24,7 +23,6 @@ from fives.profiles import make_profile
 from fives.rules import load_rules
 from fives.support.paths import ROOT
 
-KINDS = load_kinds()
 MUTANTS = {m.name: m for m in all_mutants()}
 
 
@@ -33,7 +31,7 @@ def suite(game: str) -> list:
 
 
 def diagnosis(engine: ReferenceEngine, game: str) -> dx.Diagnosis:
-    return dx.diagnose(run_cases(engine, suite(game), KINDS), KINDS, [game])
+    return dx.diagnose(run_cases(engine, suite(game)), [game])
 
 
 @pytest.mark.slow  # over 0.45 s: left out of the quick subset (pytest -m 'not slow')
@@ -210,7 +208,7 @@ def test_a_variant_mutant_is_named_by_its_parameter_even_outside_the_dimensions(
 @pytest.mark.slow  # over 0.45 s: left out of the quick subset (pytest -m 'not slow')
 def test_without_mutants_a_misreading_no_variant_expresses_is_a_cluster():
     engine = ReferenceEngine(MUTANTS["scoring-double-twice"].hooks())
-    d = dx.diagnose(run_cases(engine, suite("horse-race"), KINDS), KINDS, ["horse-race"], mutants=False)
+    d = dx.diagnose(run_cases(engine, suite("horse-race")), ["horse-race"], mutants=False)
     assert d.causes == [] and d.failing > 0
     assert sum(g.count for g in d.unexplained) == d.failing
     assert "the engine's likely bugs" in "\n".join(dx.lines(d))

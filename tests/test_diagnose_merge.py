@@ -8,7 +8,6 @@ from __future__ import annotations
 from typing import Any
 
 from fives.conformance.cases.fixtures import load_cases
-from fives.conformance.cases.kinds import load_kinds
 from fives.conformance.diagnose import diagnosis as dx
 from fives.conformance.diagnose.clusters import form, residual_roots
 from fives.conformance.engines.drivers import ReferenceEngine
@@ -29,12 +28,11 @@ def hooks(*names: str) -> dict[str, Any]:
 
 
 def diagnosed(game: str, rules: dict[str, Any], bugs: tuple[str, ...], kinds_: tuple[str, ...]) -> Any:
-    kinds = load_kinds()
     engine = ReferenceEngine(hooks(*bugs), profile=make_profile(game, rules))
     cases = [c for c in load_cases() if c.game == game and c.profile is None and "slow" not in c.tags
              and c.kind in kinds_]
-    results = run_cases(engine, cases, kinds)
-    return engine, kinds, results, dx.diagnose(results, kinds, [game], mutants=False)
+    results = run_cases(engine, cases)
+    return engine, results, dx.diagnose(results, [game], mutants=False)
 
 
 def test_a_bug_seen_in_two_patterns_against_the_seeds_is_one_cluster() -> None:
@@ -84,14 +82,14 @@ def test_opening_orders_the_cases_do_not_tell_apart_are_probed() -> None:
     from fives.profile_space import alternative_overrides
 
     rules = dict(alternative_overrides(SN, "opening.order", BIG6))
-    engine, kinds, _, d = diagnosed(SN, rules, ("sniff-continues",), ("next-leader", "turn", "legal-placements"))
+    engine, _, d = diagnosed(SN, rules, ("sniff-continues",), ("next-leader", "turn", "legal-placements"))
     scorer = d.scorers[SN]
     (order,) = [c.candidate for c in d.causes if c.candidate.path == "opening.order"]
     # these cases do not tell the orders apart (nobody holds [5|5] and [6|6] at an opening there,
     # nor [5|6] and no double): by name alone the search takes another one
     assert order.overrides["opening.order"] != BIG6
     assert BIG6 in [x.overrides["opening.order"] for x in scorer.ties.get(order.name, [])]
-    separate(d, engine, kinds)
+    separate(d, engine)
     assert [c.candidate.overrides.get("opening.order") for c in d.causes if c.candidate.path == "opening.order"] \
         == [BIG6]
     assert d.combined[SN]["opening.order"] == BIG6 and d.requests["shrink"] > 0
@@ -107,7 +105,7 @@ def test_the_reference_order_is_kept_when_the_engine_plays_it() -> None:
     from fives.profile_space import alternative_overrides
 
     rules = dict(alternative_overrides(SN, "opening.order", FIVES_FIRST))
-    engine, kinds, _, d = diagnosed(SN, rules, (), ("next-leader", "turn", "legal-placements"))
-    separate(d, engine, kinds)
+    engine, _, d = diagnosed(SN, rules, (), ("next-leader", "turn", "legal-placements"))
+    separate(d, engine)
     assert [c.candidate.overrides.get("opening.order") for c in d.causes if c.candidate.path == "opening.order"] \
         == [FIVES_FIRST]

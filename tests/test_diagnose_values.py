@@ -7,7 +7,6 @@ from __future__ import annotations
 from typing import Any
 
 from fives.conformance.cases.fixtures import Case, load_cases
-from fives.conformance.cases.kinds import load_kinds
 from fives.conformance.diagnose import diagnosis as dx
 from fives.conformance.diagnose.clusters import merge_by_relation
 from fives.conformance.diagnose.describe import relation, value_label
@@ -85,9 +84,8 @@ def test_two_patterns_with_one_relation_are_one_cluster() -> None:
 def test_a_target_no_list_holds_is_named_from_the_match_end_answers() -> None:
     # 300 raw (60 displayed) for every count: in no fixed list of the dimensions
     prof = make_profile("horse-race", {"target.raw": {2: 300, 3: 300, 4: 300}})
-    kinds = load_kinds()
     cases = [c for c in load_cases() if c.game == "horse-race" and c.profile is None and c.kind in ("match-end", "setup")]
-    d = dx.diagnose(run_cases(ReferenceEngine(profile=prof), cases, kinds), kinds, ["horse-race"], mutants=False)
+    d = dx.diagnose(run_cases(ReferenceEngine(profile=prof), cases), ["horse-race"], mutants=False)
     assert [c.candidate.overrides for c in d.causes] == [{"target.raw": {2: 300, 3: 300, 4: 300}}]
     assert d.unexplained == [] and d.explained == d.failing > 0
 
@@ -96,13 +94,12 @@ def test_a_search_stopped_on_time_is_extended_with_every_answer_it_has() -> None
     import time
 
     prof = make_profile("horse-race", {"target.raw": {2: 300, 3: 300, 4: 300}})
-    kinds = load_kinds()
     cases = [c for c in load_cases() if c.game == "horse-race" and c.profile is None and c.kind in ("match-end", "setup")]
-    results = run_cases(ReferenceEngine(profile=prof), cases, kinds)
-    first = dx.diagnose(results, kinds, ["horse-race"], mutants=False, deadline=time.monotonic() - 1)
+    results = run_cases(ReferenceEngine(profile=prof), cases)
+    first = dx.diagnose(results, ["horse-race"], mutants=False, deadline=time.monotonic() - 1)
     assert first.stopped == "time" and first.causes == []
     assert sum(g.count for g in first.unexplained) == first.failing > 0  # cut short before any set was played
-    more = dx.diagnose(results, kinds, ["horse-race"], mutants=False, scorers=first.scorers)
+    more = dx.diagnose(results, ["horse-race"], mutants=False, scorers=first.scorers)
     assert more.stopped is None and more.unexplained == []
     assert [c.candidate.overrides for c in more.causes] == [{"target.raw": {2: 300, 3: 300, 4: 300}}]
 
@@ -137,17 +134,16 @@ def test_what_the_budget_left_undone_is_said_never_none_smaller_was_found() -> N
 
     bug = {m.name: m for m in all_mutants()}["opening-double-counted-twice"]
     engine = ReferenceEngine(bug.hooks())
-    kinds = load_kinds()
     cases = [c for c in load_cases() if c.game == "american-sniff" and c.profile is None and c.kind == "evaluate"]
-    d = dx.diagnose(run_cases(engine, cases, kinds), kinds, ["american-sniff"], mutants=False)
+    d = dx.diagnose(run_cases(engine, cases), ["american-sniff"], mutants=False)
     assert len(d.unexplained) == 1 and d.unexplained[0].count == 55  # scores[] and contributions[]: one relation
-    shrink_examples(d, engine, kinds, deadline=time.monotonic() - 1)
+    shrink_examples(d, engine, deadline=time.monotonic() - 1)
     key = d.unexplained[0].key
     assert d.shrink_notes == {f"cluster {key}": NOT_SHRUNK["time"]} and d.clusters == {}
     text = "\n".join(dx.lines(d))
     assert "not shrunk: the time budget was spent before its turn" in text and "none smaller" not in text
     assert "values: scores[]: expected 10, got 20; got = 2 × expected in 55 of 55" in text
-    shrink_examples(d, engine, kinds)  # with time: shrunk, to the layout up to where it parts
+    shrink_examples(d, engine)  # with time: shrunk, to the layout up to where it parts
     (case,) = d.clusters.values()
     assert case["kind"] == "evaluate" and len(case["input"]["placements"]) == 1
     assert d.shrink_notes == {}  # shrunk wholly: nothing left unsaid
@@ -156,10 +152,9 @@ def test_what_the_budget_left_undone_is_said_never_none_smaller_was_found() -> N
 def test_values_no_profile_holds_together_answer_nothing() -> None:
     from fives.conformance.diagnose.search import Candidate, Scorer
 
-    kinds = load_kinds()
     case = next(c for c in load_cases() if c.game == "horse-race" and c.kind == "setup" and c.profile is None)
     r = CaseResult(case, "failed", ["x"], Outcome("ok", {"valid": True}))
-    scorer = Scorer("horse-race", kinds, {}, [r], [])
+    scorer = Scorer("horse-race", {}, [r], [])
     big = Candidate("deal.hand_size = 7", "horse-race", (), {"deal.hand_size": {2: 7, 3: 7, 4: 7}},
                     path="deal.hand_size")
     kept = Candidate("deal.reserve = 10", "horse-race", (), {"deal.reserve": {2: 10, 3: 10, 4: 0}}, path="deal.reserve")

@@ -81,7 +81,7 @@ def suite_verdicts(command: str, rules: str | None) -> dict[str, str]:
     profile = load_profile(rules) if rules else None
     plan = None
     if profile is not None:
-        cases, plan = plan_under(profile, cases, fives.suite.kinds())
+        cases, plan = plan_under(profile, cases)
     outcome = run_suite(RunOptions((EngineSpec(command, profile=profile),), tuple(cases), plan=plan))
     out = {}
     for r in outcome.results:

@@ -12,7 +12,6 @@ import pytest
 from fives.conformance.cases.fixtures import load_cases
 from fives.conformance.engines.drivers import (EngineStartError, Handshake, ReferenceEngine, parse_handshake,
                                                scope_problem)
-from fives.conformance.cases.kinds import load_kinds
 from fives.conformance.runner import run_cases
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -48,7 +47,7 @@ def test_scope_problem_names_what_lies_outside() -> None:
 def test_a_two_player_engine_in_process_gets_skips_with_the_reason() -> None:
     cases = load_cases([SETUP], cache=False)
     engine = ReferenceEngine(scope={"players": [2], "partnerships": False})
-    results = run_cases(engine, cases, load_kinds())
+    results = run_cases(engine, cases)
     skipped = [r for r in results if r.status == "skipped"]
     assert skipped and all(r.case.input["players"] != 2 or r.case.input.get("partnerships") for r in skipped)
     assert all(r.out_of_scope and r.out_of_scope.startswith("outside the engine's scope") for r in skipped)

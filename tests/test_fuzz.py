@@ -12,7 +12,6 @@ from fives.conformance.cases.fixtures import load_cases
 from fives.conformance.fuzz import Fuzzer
 from fives.conformance.fuzz.oracle import diff_key, signature
 from fives.conformance.fuzz.output import write_findings
-from fives.conformance.cases.kinds import load_kinds
 from fives.conformance.mutants.registry import all_mutants
 from fives.support.paths import ROOT
 from fives.conformance.runner import run_cases
@@ -41,9 +40,8 @@ def test_a_mutant_is_found_shrunk_and_its_fixture_fails_it_and_passes_the_refere
     cases_ = load_cases([tmp_path])
     case = next(c for c in cases_ if c.id == best.id)
     assert case.clauses[0] == m.clause
-    kinds = load_kinds()
-    assert run_cases(ReferenceEngine(m.hooks(), name=name), [case], kinds)[0].status == "failed"
-    assert run_cases(ReferenceEngine(), [case], kinds)[0].status == "passed"
+    assert run_cases(ReferenceEngine(m.hooks(), name=name), [case])[0].status == "failed"
+    assert run_cases(ReferenceEngine(), [case])[0].status == "passed"
 
 
 def test_opening_double_shrinks_to_the_lone_double():

@@ -9,7 +9,6 @@ import json
 import pytest
 
 from fives.conformance.cases.fixtures import load_cases
-from fives.conformance.cases.kinds import load_kinds
 from fives.conformance.engines.drivers import ReferenceEngine
 from fives.conformance.engines.serve import serve
 from fives.conformance.runner import run_cases
@@ -40,6 +39,6 @@ def test_fives_serve_strict_answers_the_refusal_in_the_protocol_s_shape():
 def test_the_strict_engine_passes_every_golden_case():
     cases = load_cases([paths.GOLDEN])
     assert len(cases) == 3000
-    results = run_cases(ReferenceEngine(strict=True), cases, load_kinds())
+    results = run_cases(ReferenceEngine(strict=True), cases)
     failed = [(r.case.file, r.case.id) for r in results if r.status != "passed"]
     assert failed == []

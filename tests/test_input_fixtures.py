@@ -12,7 +12,6 @@ from fives.conformance.engines.process import ProcessEngine
 from fives.conformance.engines.drivers import ReferenceEngine
 from fives.evaluation import evaluate
 from fives.conformance.cases.fixtures import lint, load_cases
-from fives.conformance.cases.kinds import load_kinds
 from fives.support.paths import FIXTURES, ROOT
 from fives.conformance.runner import run_cases
 
@@ -33,7 +32,7 @@ def test_the_fixtures_lint_and_cover_both_games_alike():
 
 
 def test_the_reference_passes_them():
-    results = run_cases(ReferenceEngine(), load_cases([INPUTS]), load_kinds())
+    results = run_cases(ReferenceEngine(), load_cases([INPUTS]))
     assert [(r.case.id, r.diffs) for r in results if r.status != "passed"] == []
 
 
@@ -42,7 +41,7 @@ def test_the_js_example_engine_passes_them():
     engine = ProcessEngine(f"node {JS}", timeout=20)
     engine.start()
     try:
-        results = run_cases(engine, load_cases([INPUTS]), load_kinds())
+        results = run_cases(engine, load_cases([INPUTS]))
     finally:
         engine.close()
     assert [(r.case.id, r.diffs, r.outcome.message if r.outcome else "") for r in results if r.status != "passed"] == []

@@ -48,7 +48,7 @@ def hr_profile(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def suite() -> list:
     """The cases `conformance run` runs by default (the slow deep perft rows left out)."""
-    return load_selection(None, CaseFilters(), load_kinds()).cases
+    return load_selection(None, CaseFilters()).cases
 
 
 def one_line_error(r: Result) -> str:
@@ -92,7 +92,7 @@ def test_unchanged_only_needs_rules() -> None:
 def test_the_plan_recomputes_exactly_the_cases_the_profile_changes(suite: list, hr_profile: Path) -> None:
     profile = load_profile(str(hr_profile))
     kinds = load_kinds()
-    cases, plan = plan_under(profile, suite, kinds)
+    cases, plan = plan_under(profile, suite)
     assert [c.id for c in cases] == [c.id for c in suite]
     assert plan.changed and plan.illegal  # no spinners: branch placements are illegal, layouts count anew
     rules = rules_under(profile, "horse-race")
@@ -116,26 +116,24 @@ def test_the_plan_recomputes_exactly_the_cases_the_profile_changes(suite: list, 
 @pytest.mark.slow  # over 0.45 s: left out of the quick subset (pytest -m 'not slow')
 def test_a_seeds_engine_fails_exactly_the_changed_cases_and_skips_the_illegal(suite: list, hr_profile: Path) -> None:
     profile = load_profile(str(hr_profile))
-    kinds = load_kinds()
     hr = [c for c in suite if c.game == "horse-race" and c.profile is None]
-    cases, plan = plan_under(profile, hr, kinds)
-    results = run_cases(ReferenceEngine(), cases, kinds, plan=plan)  # plays the seeds' rules
+    cases, plan = plan_under(profile, hr)
+    results = run_cases(ReferenceEngine(), cases, plan=plan)  # plays the seeds' rules
     by = {r.case.id: r for r in results}
     assert {i for i, r in by.items() if r.status == "failed"} == set(plan.changed) - set(plan.illegal)
     assert {i for i, r in by.items() if r.status == "skipped"} == set(plan.illegal)
     assert all(by[i].expected_under == "hr-test" for i in plan.changed)
     assert all(by[i].outcome.message.startswith("input illegal under hr-test: ") for i in plan.illegal)
     # the same engine under the profile passes everything it runs
-    results = run_cases(ReferenceEngine(profile=profile), cases, kinds, plan=plan)
+    results = run_cases(ReferenceEngine(profile=profile), cases, plan=plan)
     assert {r.status for r in results} == {"passed", "skipped"}
 
 
 def test_unchanged_only_skips_every_changed_case(suite: list, hr_profile: Path) -> None:
     profile = load_profile(str(hr_profile))
-    kinds = load_kinds()
-    cases, plan = plan_under(profile, [c for c in suite if c.game == "horse-race" and c.profile is None][:400], kinds,
+    cases, plan = plan_under(profile, [c for c in suite if c.game == "horse-race" and c.profile is None][:400],
                              unchanged_only=True)
-    results = run_cases(ReferenceEngine(), cases, kinds, plan=plan)
+    results = run_cases(ReferenceEngine(), cases, plan=plan)
     assert {r.case.id for r in results if r.status == "skipped"} == set(plan.changed) | set(plan.illegal)
     assert {r.status for r in results} == {"passed", "skipped"}
 
@@ -272,8 +270,7 @@ def test_random_profiles_pass_through_the_protocol(profile, suite: list, tmp_pat
     path = tmp_path / "p.yaml"
     path.write_text(yaml.safe_dump({"extends": profile.extends, "name": "random", "source": "tests",
                                     "rules": dict(profile.overrides)}), encoding="utf-8")
-    kinds = load_kinds()
-    cases, plan = plan_under(load_profile(str(path)), suite, kinds)
+    cases, plan = plan_under(load_profile(str(path)), suite)
     unchanged = [c for c in cases if c.id not in plan.changed and c.id not in plan.illegal]
     keep = set(plan.changed) | set(plan.illegal) | {c.id for c in random.Random(profile.digest).sample(
         unchanged, min(UNCHANGED_SAMPLE, len(unchanged)))}
@@ -281,7 +278,7 @@ def test_random_profiles_pass_through_the_protocol(profile, suite: list, tmp_pat
     engine = ProcessEngine(f"{SERVE} --rules {path}", timeout=60)
     engine.start()
     try:
-        results = run_cases(engine, chosen, kinds, plan=plan, jobs=2)
+        results = run_cases(engine, chosen, plan=plan, jobs=2)
     finally:
         engine.close()
     bad = [(r.case.id, r.status, r.diffs[:1], r.outcome.message if r.outcome else "") for r in results

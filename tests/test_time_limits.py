@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from fives.conformance.cases.fixtures import Case
-from fives.conformance.cases.kinds import STEPS_PER_BASE, load_kinds
+from fives.conformance.cases.kinds import STEPS_PER_BASE
 from fives.conformance.cases.kinds.perft import NODES_PER_BASE
 from fives.conformance.cases.selection import CaseFilters, load_selection
 from fives.conformance.engines.drivers import Handshake, Outcome, ReferenceEngine
@@ -23,7 +23,6 @@ from fives.conformance.reports.formats import human, to_json
 from fives.conformance.reports.slow import HEADING, SLOW_LINES, slow_cases
 from fives.conformance.runner import CaseResult
 
-KINDS = load_kinds()
 SLOW_ENGINE = Path(__file__).parent / "slow_perft_engine.py"
 #: the slow engine's perft speed, nodes a second: the deepest default row (162,640 nodes) takes
 #: it about 10.8 s, past a flat 10 s limit
@@ -42,46 +41,46 @@ def evaluate_case(placements: int) -> Case:
 
 
 def test_an_ordinary_case_keeps_the_base_exactly() -> None:
-    assert time_limit(perft_case(NODES_PER_BASE), 10.0, KINDS) == 10.0
-    assert time_limit(perft_case(28), 0.25, KINDS) == 0.25
-    assert time_limit(evaluate_case(STEPS_PER_BASE), 10.0, KINDS) == 10.0
+    assert time_limit(perft_case(NODES_PER_BASE), 10.0) == 10.0
+    assert time_limit(perft_case(28), 0.25) == 0.25
+    assert time_limit(evaluate_case(STEPS_PER_BASE), 10.0) == 10.0
     settle = Case("S-1", "settle", "horse-race", (), {}, {"scores": [0, 0]}, {}, "s.yaml")
-    assert time_limit(settle, 7.0, KINDS) == 7.0
+    assert time_limit(settle, 7.0) == 7.0
 
 
 def test_a_perft_row_scales_with_its_expected_nodes() -> None:
-    assert scale_of(perft_case(162_640), KINDS) == pytest.approx(3.2528)
-    assert time_limit(perft_case(162_640), 10.0, KINDS) == 32.5
-    assert time_limit(perft_case(190_528_800), 10.0, KINDS) == 38105.8  # depth 7, --slow: ~10.6 hours
+    assert scale_of(perft_case(162_640)) == pytest.approx(3.2528)
+    assert time_limit(perft_case(162_640), 10.0) == 32.5
+    assert time_limit(perft_case(190_528_800), 10.0) == 38105.8  # depth 7, --slow: ~10.6 hours
     # an explicit --timeout is the base the scale multiplies
-    assert time_limit(perft_case(162_640), 4.0, KINDS) == 13.0
-    assert time_limit(perft_case(100_000), 1.0, KINDS) == 2.0
+    assert time_limit(perft_case(162_640), 4.0) == 13.0
+    assert time_limit(perft_case(100_000), 1.0) == 2.0
 
 
 def test_play_and_evaluate_cases_scale_with_their_length() -> None:
-    assert time_limit(evaluate_case(250), 10.0, KINDS) == 25.0
+    assert time_limit(evaluate_case(250), 10.0) == 25.0
     turn = Case("T-1", "turn", "horse-race", (), {}, {"layout": [{}] * 100, "actions": [{}] * 200}, {}, "t.yaml")
-    assert time_limit(turn, 10.0, KINDS) == 30.0
+    assert time_limit(turn, 10.0) == 30.0
     match_end = Case("M-1", "match-end", "horse-race", (), {}, {"hands": [{}] * 150}, {}, "m.yaml")
-    assert time_limit(match_end, 2.0, KINDS) == 3.0
+    assert time_limit(match_end, 2.0) == 3.0
 
 
 def test_no_limit_stays_no_limit_and_odd_cases_are_ordinary() -> None:
-    assert time_limit(perft_case(10**9), None, KINDS) is None
-    assert time_limit(perft_case(10**9), 0.0, KINDS) is None
-    assert time_limit(perft_case(10**9), NO_LIMIT, KINDS) == NO_LIMIT
-    assert time_limit(perft_case(10**30), 10.0, KINDS) == NO_LIMIT  # a huge claim: capped, still finite
+    assert time_limit(perft_case(10**9), None) is None
+    assert time_limit(perft_case(10**9), 0.0) is None
+    assert time_limit(perft_case(10**9), NO_LIMIT) == NO_LIMIT
+    assert time_limit(perft_case(10**30), 10.0) == NO_LIMIT  # a huge claim: capped, still finite
     for odd in ("many", -5, True, None, 2.5e6):
-        assert time_limit(perft_case(odd), 10.0, KINDS) == 10.0, odd
+        assert time_limit(perft_case(odd), 10.0) == 10.0, odd
     bisect_request = Case("bisect-1", "perft", "horse-race", (), {}, {"depth": 3}, {}, "bisect")
-    assert time_limit(bisect_request, 120.0, KINDS) == 120.0
+    assert time_limit(bisect_request, 120.0) == 120.0
     weird = Case("EV-2", "evaluate", "horse-race", (), {}, {"placements": "not a list"}, {}, "ev.yaml")
-    assert time_limit(weird, 10.0, KINDS) == 10.0
+    assert time_limit(weird, 10.0) == 10.0
 
 
 def test_every_default_case_is_ordinary_but_the_deep_perft_rows() -> None:
-    cases = load_selection(None, CaseFilters((), (), (), (), False), KINDS).cases
-    scaled = {c.id: time_limit(c, DEFAULT_TIMEOUT, KINDS) for c in cases if time_limit(c, DEFAULT_TIMEOUT, KINDS) != 10.0}
+    cases = load_selection(None, CaseFilters((), (), (), (), False)).cases
+    scaled = {c.id: time_limit(c, DEFAULT_TIMEOUT) for c in cases if time_limit(c, DEFAULT_TIMEOUT) != 10.0}
     assert scaled == {"PERFT-american-sniff-seed-layout-D4": 25.9, "PERFT-american-sniff-filled-spinner-D4": 31.2,
                       "PERFT-horse-race-filled-spinner-D4": 32.5}
 
@@ -89,7 +88,7 @@ def test_every_default_case_is_ordinary_but_the_deep_perft_rows() -> None:
 def test_the_reference_engine_runs_under_the_scaled_limit() -> None:
     engine = ReferenceEngine(timeout=2.0, slow_timeout=None)
     try:
-        cases = {c.id: c for c in load_selection(None, CaseFilters((), (), ("perft",), (), False), KINDS).cases}
+        cases = {c.id: c for c in load_selection(None, CaseFilters((), (), ("perft",), (), False)).cases}
         deep = engine.run(cases["PERFT-horse-race-filled-spinner-D4"])
         assert deep.status == "ok" and deep.limit == 6.5
         assert engine.run(cases["PERFT-horse-race-empty-D1"]).limit == 2.0
@@ -147,7 +146,7 @@ def test_many_slow_cases_are_cut_short_in_the_summary_only() -> None:
 
 @pytest.mark.slow
 def test_a_slow_engine_passes_the_default_perft_run(tmp_path: Path) -> None:
-    cases = load_selection(None, CaseFilters((), (), ("perft",), (), False), KINDS).cases
+    cases = load_selection(None, CaseFilters((), (), ("perft",), (), False)).cases
     deepest = max(c.expect["nodes"] for c in cases)
     assert deepest / RATE > DEFAULT_TIMEOUT  # a flat 10 s limit would error the deepest rows
     command = shlex.join([sys.executable, str(SLOW_ENGINE), "--rate", str(RATE)])

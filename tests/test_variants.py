@@ -316,14 +316,14 @@ def test_an_engine_without_the_rules_capability_skips_variant_cases() -> None:
     outside.handshake = Handshake("x", "1", "js", [HR, SN], caps)
     told = Engine()
     told.handshake = Handshake("y", "1", "js", [HR, SN], caps + ["rules"])
-    assert ReferenceEngine().supports(cases[0], KINDS) is None  # the reference plays the case's rules itself
-    assert "does not declare capability rules" in (outside.supports(cases[0], KINDS) or "")
-    assert told.supports(cases[0], KINDS) is None
+    assert ReferenceEngine().supports(cases[0]) is None  # the reference plays the case's rules itself
+    assert "does not declare capability rules" in (outside.supports(cases[0]) or "")
+    assert told.supports(cases[0]) is None
     assert told.rules_told(cases[0])["digest"] == cases[0].profile.digest
     outside.profile = cases[0].profile  # a run under that very profile: the engine plays it natively
-    assert outside.supports(cases[0], KINDS) is None and outside.rules_told(cases[0]) is None
+    assert outside.supports(cases[0]) is None and outside.rules_told(cases[0]) is None
     other = next(c for c in cases if c.profile.digest != cases[0].profile.digest)
-    assert "plays under its own rules" in (outside.supports(other, KINDS) or "")
+    assert "plays under its own rules" in (outside.supports(other) or "")
 
 
 # -- spec/variants.md ----------------------------------------------------------------------------

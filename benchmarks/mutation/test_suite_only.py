@@ -17,12 +17,10 @@ import pytest
 os.environ["FIVES_PURE_PYTHON"] = "1"
 
 from fives.conformance.cases.fixtures import default_roots, load_cases  # noqa: E402
-from fives.conformance.cases.kinds import load_kinds  # noqa: E402
 from fives.conformance.engines.drivers import ReferenceEngine  # noqa: E402
 from fives.conformance.runner import run_cases  # noqa: E402
 from fives.support import paths  # noqa: E402
 
-KINDS = load_kinds()
 CASES = [c for c in load_cases(default_roots()) if "slow" not in c.tags]
 
 
@@ -77,6 +75,6 @@ def test_the_suite_passes(kind: str) -> None:
     _empty_caches()
     _rebuild_import_tables()
     cases = loaded_again([c for c in CASES if c.kind == kind])
-    results = run_cases(ReferenceEngine(), cases, KINDS)
+    results = run_cases(ReferenceEngine(), cases)
     wrong = [f"{r.case.id}: {r.status}" for r in results if r.status != "passed"]
     assert not wrong, wrong[:5]

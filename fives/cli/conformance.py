@@ -14,7 +14,6 @@ from fives.cli._rules_option import rules_option
 from fives.cli._samples import fixture_roots
 from fives.cli._seconds import Seconds
 from fives.conformance.cases.fixtures import Case, default_roots, lint, load_cases
-from fives.conformance.cases.kinds import Kind, load_kinds
 from fives.conformance.cases.selection import CaseFilters, listing, load_selection
 from fives.conformance.engines.handle import EngineSpec
 from fives.conformance.reports.causes import diagnosis_causes
@@ -105,24 +104,24 @@ def run_cmd(commands: tuple[str, ...], oneshot: bool, timeout: float | None, job
     if unchanged_only and profile is None:
         raise UserError("--unchanged-only needs --rules PROFILE")
     _check_paths(roots, targets, results_path, write_known, known_path)
-    kinds = load_kinds()
     if not no_verify:
         from fives.conformance.golden.manifest import check_fixture_roots
         check_fixture_roots(roots or None)
     verbosity = -1 if quiet > verbose else min(verbose - quiet, 1)
     if last_failed and len(commands) > 1:
         raise UserError("--lf takes a single --engine (each engine command keeps its own record: run them one by one)")
-    cases, notes = _choose(roots, CaseFilters(ids, games, kinds_, caps, slow), kinds, verbosity)
+    cases, notes = _choose(roots, CaseFilters(ids, games, kinds_, caps, slow), verbosity)
     known = load_known_failures(known_path) if known_path else {}
     causes = diagnosis_causes(diagnosis_path) if diagnosis_path is not None else {}
     plan = None
     if profile is not None:  # the expectations under the profile, from the reference engine under it
         from fives.conformance.cases.expected_under import plan_under
-        cases, plan = plan_under(profile, cases, kinds, unchanged_only)
+        cases, plan = plan_under(profile, cases, unchanged_only=unchanged_only)
     engines = _engines(commands, oneshot, timeout, validate, profile, targets)
     human_out = sys.stderr if any(p is None for _, p in targets) else sys.stdout
-    options = RunOptions(engines, tuple(cases), kinds, known, plan, jobs, 1 if exitfirst else maxfail, results_path,
-                         tuple(targets), causes, last_failed, write_known, verbosity, wants_colour(human_out), notes)
+    options = RunOptions(engines, tuple(cases), known=known, plan=plan, jobs=jobs, maxfail=1 if exitfirst else maxfail,
+                         results_path=results_path, targets=tuple(targets), causes=causes, last_failed=last_failed,
+                         write_known=write_known, verbosity=verbosity, colour=wants_colour(human_out), notes=notes)
     _deliver(run_suite(options, on_note=_note), options, human_out)
 
 
@@ -133,10 +132,10 @@ def _check_paths(roots: tuple[Path, ...], targets: list[tuple[str, str | None]],
     check_outputs([results_path, *(p for _, p in targets)], inputs=[known_path], run=True)  # --write-known-failures may update it
 
 
-def _choose(roots: tuple[Path, ...], filters: CaseFilters, kinds: dict[str, Kind], verbosity: int) -> tuple[list[Case], tuple[str, ...]]:
+def _choose(roots: tuple[Path, ...], filters: CaseFilters, verbosity: int) -> tuple[list[Case], tuple[str, ...]]:
     """The selected cases, and the note on the slow ones left out (said once the run is under way)."""
     with Progress(None, "conformance: loading the suite"):
-        chosen = load_selection(list(roots) or None, filters, kinds)
+        chosen = load_selection(list(roots) or None, filters)
     left_out = chosen.slow_left_out
     if not left_out or verbosity < 0:
         return chosen.cases, ()
@@ -212,17 +211,16 @@ def list_cmd(roots: tuple[Path, ...], ids: tuple[str, ...], games: tuple[str, ..
     kind, game, clauses), without running anything. Exit 2 for a filter the suite has no
     case of, or filters that together select nothing. With --rules P each case also says
     whether P changes its expectation ("expected under P") or makes its input illegal."""
-    kinds = load_kinds()
-    chosen = load_selection(list(roots) or None, CaseFilters(ids, games, kinds_, caps, slow), kinds)
+    chosen = load_selection(list(roots) or None, CaseFilters(ids, games, kinds_, caps, slow))
     under = {}
     if profile is not None:
         from fives.conformance.cases.expected_under import plan_under
-        _, plan = plan_under(profile, chosen.cases, kinds)
+        _, plan = plan_under(profile, chosen.cases)
         under = {c.id: "changed" if c.id in plan.changed else "illegal" if c.id in plan.illegal else "unchanged"
                  for c in chosen.cases}
     if as_json:
         import json
-        rows = listing(chosen.cases, kinds)
+        rows = listing(chosen.cases)
         for row in rows if under else []:
             row["under_rules"] = under[row["id"]]
             if row["id"] in plan.illegal:

@@ -41,7 +41,6 @@ def compare_cmd(profiles: tuple[str, ...], roots: tuple[Path, ...], limit: int, 
     """For each pair of PROFILEs (at least two) of the same game, the shipped fixtures whose
     answers differ: every case is answered by the reference engine under each profile."""
     from fives.conformance.cases.fixtures import load_cases
-    from fives.conformance.cases.kinds import load_kinds
     from fives.conformance.diagnose.variant_compare import compare, compare_text, resolve
     from fives.support import paths
     from fives.support.errors import UserError
@@ -50,7 +49,7 @@ def compare_cmd(profiles: tuple[str, ...], roots: tuple[Path, ...], limit: int, 
         raise UserError("rules compare: give at least two profiles")
     refs = [resolve(p) for p in profiles]
     cases = load_cases(list(roots) or [paths.FIXTURES])
-    pairs = compare(refs, cases, load_kinds())
+    pairs = compare(refs, cases)
     if as_json:
         sys.stdout.write(dump_json({"pairs": pairs}))
     else:

@@ -21,7 +21,6 @@ if TYPE_CHECKING:
     from fives.conformance.cases.expected_under import ProfilePlan
     from fives.conformance.engines.drivers import Engine, Handshake
     from fives.conformance.cases.fixtures import Case
-    from fives.conformance.cases.kinds import Kind
     from fives.conformance.runner import CaseResult
     from fives.support.stop import Stop
 
@@ -81,9 +80,8 @@ class EngineSession:
     """The engine under test for the whole pytest session, started at the first case run
     (so `--collect-only` starts nothing) and closed when the session ends."""
 
-    def __init__(self, config: pytest.Config, kinds: dict[str, Kind], plan: ProfilePlan | None = None) -> None:
+    def __init__(self, config: pytest.Config, plan: ProfilePlan | None = None) -> None:
         self.config = config
-        self.kinds = kinds
         self.plan = plan  # --fives-rules P: the cases carry their expectations under P
         self.command: str = config.getoption("fives_engine")
         self.engine: Engine | None = None
@@ -114,7 +112,7 @@ class EngineSession:
             return CaseResult(case, "errored", outcome=Outcome("error", message=self.start_error or ""))
         self.seq += 1
         # the runner's own case step: the plan's skips, the engine's declared scope, what it supports
-        return run_one(engine, case, self.seq, self.kinds, {}, self.plan)
+        return run_one(engine, case, self.seq, {}, self.plan)
 
     def explain(self, result: CaseResult) -> str:
         from fives.conformance.reports.failures import load_clause_book
@@ -164,24 +162,22 @@ class CaseItem(pytest.Item):
         return self.case.file, None, f"fives case {self.case.id}"
 
 
-def _load(config: pytest.Config) -> tuple[list[Case], dict[str, Kind], ProfilePlan | None]:
-    from fives.conformance.cases.kinds import load_kinds
+def _load(config: pytest.Config) -> tuple[list[Case], ProfilePlan | None]:
     from fives.conformance.cases.selection import CaseFilters, load_selection
     from fives.support.errors import UserError
 
-    kinds = load_kinds()
     filters = CaseFilters(ids=tuple(config.getoption("fives_id")), games=tuple(config.getoption("fives_game")),
                           kinds=tuple(config.getoption("fives_kind")), slow=config.getoption("fives_slow"))
     roots = [Path(p) for p in config.getoption("fives_fixtures")] or None
     try:
-        cases = load_selection(roots, filters, kinds).cases
+        cases = load_selection(roots, filters).cases
         plan = None
         if config.getoption("fives_rules") is not None:  # as `conformance run --rules P`
             from fives.conformance.cases.expected_under import plan_under
             from fives.profiles import load_profile
 
-            cases, plan = plan_under(load_profile(config.getoption("fives_rules")), cases, kinds)
-        return cases, kinds, plan
+            cases, plan = plan_under(load_profile(config.getoption("fives_rules")), cases)
+        return cases, plan
     except UserError as e:  # the selection names the CLI's options; say this plugin's
         raise pytest.UsageError("fives: error: " + re.sub(r"^--(id|game|kind|rules) ", r"--fives-\1 ", str(e))) from None
 
@@ -190,8 +186,8 @@ def _load(config: pytest.Config) -> tuple[list[Case], dict[str, Kind], ProfilePl
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
     if config.getoption("fives_engine", None) is None:
         return
-    cases, kinds, plan = _load(config)
-    engine = EngineSession(config, kinds, plan)
+    cases, plan = _load(config)
+    engine = EngineSession(config, plan)
     config.stash[_ENGINE] = engine
     parent = SuiteCollector.from_parent(session, name=SUITE_NODE, nodeid=SUITE_NODE)
     made = [CaseItem.from_parent(parent, name=c.id, case=c, session_engine=engine) for c in cases]

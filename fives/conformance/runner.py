@@ -18,7 +18,7 @@ from fives.conformance.cases.fixtures import Case
 from fives.support.writing import is_stream, write_output
 from fives.support.reading import load_data
 from fives.support.sanitize import quote
-from fives.conformance.cases.kinds import Kind
+from fives.conformance.cases.kinds import Kind, load_kinds
 
 
 @dataclass
@@ -72,7 +72,7 @@ def judge(case: Case, outcome: Outcome, kind: Kind) -> CaseResult:
     return CaseResult(case, "failed" if diffs else "passed", diffs, outcome)
 
 
-def run_one(engine: Engine, case: Case, seq: int, kinds: dict[str, Kind], known: dict[str, str],
+def run_one(engine: Engine, case: Case, seq: int, known: dict[str, str],
             plan: ProfilePlan | None = None) -> CaseResult:
     """One case's result, whatever happens: a runner bug is that case's error, not the run's end.
     The one case loop step of every door (the CLI's run, the pytest plugin, fives.suite): the
@@ -80,11 +80,11 @@ def run_one(engine: Engine, case: Case, seq: int, kinds: dict[str, Kind], known:
     try:
         why = plan.skip_reason(case) if plan is not None else None
         scope = None if why or not hasattr(engine, "out_of_scope") else engine.out_of_scope(case)
-        why = why or scope or engine.supports(case, kinds)
+        why = why or scope or engine.supports(case)
         if why:
             result = CaseResult(case, "skipped", outcome=Outcome("skipped", message=why), out_of_scope=scope)
         else:
-            result = judge(case, engine.run(case, seq), kinds[case.kind])
+            result = judge(case, engine.run(case, seq), load_kinds()[case.kind])
     except Exception as e:  # noqa: BLE001 - every case gets a result line
         result = CaseResult(case, "errored", outcome=Outcome(
             "error", message=f"runner error: {type(e).__name__}: {quote(str(e), 200)[1:-1]}"))
@@ -94,7 +94,7 @@ def run_one(engine: Engine, case: Case, seq: int, kinds: dict[str, Kind], known:
     return result
 
 
-def run_cases(engine: Engine, cases: list[Case], kinds: dict[str, Kind],
+def run_cases(engine: Engine, cases: list[Case],
               on_result: Callable[[CaseResult], None] | None = None,
               known: dict[str, str] | None = None, jobs: int = 1,
               plan: ProfilePlan | None = None) -> list[CaseResult]:
@@ -105,17 +105,17 @@ def run_cases(engine: Engine, cases: list[Case], kinds: dict[str, Kind],
     expectations under P; the plan marks them and skips those P makes illegal."""
     known = known or {}
     if jobs > 1 and len(cases) > 1 and engine.clone() is not None:
-        return _run_parallel(engine, cases, kinds, on_result, known, jobs, plan)
+        return _run_parallel(engine, cases, on_result, known, jobs, plan)
     results: list[CaseResult] = []
     for seq, case in enumerate(cases, 1):
-        result = run_one(engine, case, seq, kinds, known, plan)
+        result = run_one(engine, case, seq, known, plan)
         results.append(result)
         if on_result:
             on_result(result)
     return results
 
 
-def _run_parallel(engine: Engine, cases: list[Case], kinds: dict[str, Kind],
+def _run_parallel(engine: Engine, cases: list[Case],
                   on_result: Callable[[CaseResult], None] | None, known: dict[str, str],
                   jobs: int, plan: ProfilePlan | None = None) -> list[CaseResult]:
     """Worker threads, each with its own engine process, take the next case in turn; the
@@ -133,7 +133,7 @@ def _run_parallel(engine: Engine, cases: list[Case], kinds: dict[str, Kind],
                 i = next(taken, None)
             if i is None:
                 return
-            done.put((i, run_one(worker_engine, cases[i], i + 1, kinds, known, plan)))
+            done.put((i, run_one(worker_engine, cases[i], i + 1, known, plan)))
 
     for e in engines:
         threading.Thread(target=work, args=(e,), daemon=True, name="fives-runner").start()

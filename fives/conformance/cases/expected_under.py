@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from fives.conformance.cases.fixtures import Case
-from fives.conformance.cases.kinds import Kind
+from fives.conformance.cases.kinds import Kind, load_kinds
 from fives.support.sanitize import quote
 
 if TYPE_CHECKING:
@@ -70,7 +70,7 @@ def expected_answer(stated: dict[str, Any], answer: Any, kind: Kind) -> Any:
     return answer
 
 
-def plan_under(profile: Profile, cases: list[Case], kinds: dict[str, Kind],
+def plan_under(profile: Profile, cases: list[Case],
                unchanged_only: bool = False) -> tuple[list[Case], ProfilePlan]:
     """The cases with their expectations under `profile`, and the plan the runner and the
     reports use. Cases of other games, and games the profile leaves as they are, are kept."""
@@ -83,7 +83,7 @@ def plan_under(profile: Profile, cases: list[Case], kinds: dict[str, Kind],
         if case.game != profile.extends or not profile.overrides or getattr(case, "profile", None) is not None:
             out.append(case)  # a case that names its own rules keeps them (and its expectation)
             continue
-        kind = kinds[case.kind]
+        kind = load_kinds()[case.kind]
         try:
             answer = kind.run(rules_under(profile, case.game), case.input, {})
         except Exception as e:  # noqa: BLE001 - whatever the reference refuses, P made illegal

@@ -15,7 +15,7 @@ from fives.support.errors import UserError
 from fives.support.sanitize import clean_name
 from fives.conformance.cases.fixture_cache import FixtureCache, cache_dir, caching_off, entry_key
 from fives.support.reading import parse_text, read_text
-from fives.conformance.cases.kinds import Kind, load_kinds
+from fives.conformance.cases.kinds import load_kinds
 from fives.conformance.cases.kinds.perft import is_slow as perft_is_slow
 from fives.rules import game_ids
 from fives.conformance.cases.schema_check import SchemaSet, where
@@ -147,8 +147,7 @@ class Schemas:
     """The envelope schema, the perft table schema and one schema per kind, compiled on first
     use (a warm cache needs none of them)."""
 
-    def __init__(self, kinds: dict[str, Kind]) -> None:
-        self.kinds = kinds
+    def __init__(self) -> None:
         self.set = SchemaSet(paths.CONFORMANCE_SCHEMAS)
 
     def fingerprint(self) -> str:
@@ -158,12 +157,12 @@ class Schemas:
         for f in sorted(paths.CONFORMANCE_SCHEMAS.rglob("*.json")):
             h.update(f"{f.relative_to(paths.CONFORMANCE_SCHEMAS).as_posix()}\0".encode())
             h.update(f.read_bytes())
-        h.update(json.dumps({"kinds": {n: k.schema for n, k in sorted(self.kinds.items())},
+        h.update(json.dumps({"kinds": {n: k.schema for n, k in sorted(load_kinds().items())},
                              "games": game_ids()}).encode())
         return h.hexdigest()
 
 
-def validate_document(data: Any, name: str, kinds: dict[str, Kind], schemas: Schemas) -> None:
+def validate_document(data: Any, name: str, schemas: Schemas) -> None:
     """UserError naming the file, the case ID, the key and the reason for the first problem."""
     if isinstance(data, dict) and data.get("format") == PERFT_FORMAT:
         err = schemas.set.check("perft.schema.json", data)
@@ -173,7 +172,7 @@ def validate_document(data: Any, name: str, kinds: dict[str, Kind], schemas: Sch
     err = schemas.set.check("fixtures.schema.json", data)
     if err is not None:
         raise UserError(f"{name}{_case_id_at(data, err)}: schema violation at {where(err)}: {err.message}")
-    games = set(game_ids())
+    games, kinds = set(game_ids()), load_kinds()
     for raw in data["cases"]:
         cid = raw["id"]
         kind = kinds.get(raw["kind"])
@@ -241,7 +240,7 @@ def id_fragments(globs: Iterable[str]) -> tuple[str, ...] | None:
     return tuple(out) or None
 
 
-def load_file(path: Path, kinds: dict[str, Kind], schemas: Schemas,
+def load_file(path: Path, schemas: Schemas,
               cache: FixtureCache | None = None, fingerprint: str = "",
               fragments: tuple[str, ...] | None = None) -> list[Case]:
     """Parse and validate one file (or take it from the cache); UserError naming the file
@@ -260,7 +259,7 @@ def load_file(path: Path, kinds: dict[str, Kind], schemas: Schemas,
         except (KeyError, TypeError, ValueError, AttributeError, IndexError):
             pass  # an entry this loader cannot read: the source decides, as with no cache
     data = parse_text(text, str(path))
-    validate_document(data, name, kinds, schemas)
+    validate_document(data, name, schemas)
     if cache is not None:
         cache.put(key, data)
     return cases_of(data, name)
@@ -294,8 +293,7 @@ def load_cases(roots: Iterable[Path] | None = None, cache: FixtureCache | bool =
     shortcut for `--id`: the caller still filters, and the duplicate-ID check then covers only
     the files read)."""
     roots = list(roots) if roots is not None else None
-    kinds = load_kinds()
-    schemas = Schemas(kinds)
+    schemas = Schemas()
     store = cache if isinstance(cache, FixtureCache) else default_cache() if cache else None
     fingerprint = schemas.fingerprint() if store is not None else ""
     misses_before = store.misses if store is not None else 0
@@ -304,7 +302,7 @@ def load_cases(roots: Iterable[Path] | None = None, cache: FixtureCache | bool =
     seen: dict[str, str] = {}
     fragments = id_fragments(ids)
     for f in fixture_files(roots):
-        for c in load_file(f, kinds, schemas, store, fingerprint, fragments):
+        for c in load_file(f, schemas, store, fingerprint, fragments):
             if c.id in seen:
                 raise UserError(f"{c.file}: case {c.id}: duplicate ID (also in {seen[c.id]})")
             seen[c.id] = c.file
@@ -325,14 +323,13 @@ def lint(roots: Iterable[Path] | None = None) -> tuple[int, list[str]]:
     from fives.conformance.cases.clauses import load_clauses
     from fives.conformance.cases.seed_examples import check_citation
     problems: list[str] = []
-    kinds = load_kinds()
-    schemas = Schemas(kinds)
+    schemas = Schemas()
     clauses = load_clauses()
     seen: dict[str, str] = {}
     count = 0
     for f in fixture_files(roots):
         try:
-            cases = load_file(f, kinds, schemas)
+            cases = load_file(f, schemas)
         except UserError as e:
             problems.append(str(e))
             continue

@@ -11,7 +11,7 @@ from typing import Any, Iterable, NoReturn
 
 from fives.support.errors import UserError
 from fives.conformance.cases.fixtures import Case, load_cases
-from fives.conformance.cases.kinds import Kind
+from fives.conformance.cases.kinds import load_kinds
 from fives.rules import game_ids
 
 
@@ -28,14 +28,14 @@ class CaseFilters:
     capabilities: tuple[str, ...] = ()
     slow: bool = False  # include cases tagged `slow` (deep perft rows)
 
-    def matches(self, case: Case, kinds: dict[str, Kind], slow: bool | None = None) -> bool:
+    def matches(self, case: Case, slow: bool | None = None) -> bool:
         if self.ids and not any(id_matches(case.id, g) for g in self.ids):
             return False
         if self.games and case.game not in self.games:
             return False
         if self.kinds and case.kind not in self.kinds:
             return False
-        if self.capabilities and kinds[case.kind].capability not in self.capabilities:
+        if self.capabilities and load_kinds()[case.kind].capability not in self.capabilities:
             return False
         return (self.slow if slow is None else slow) or "slow" not in case.tags
 
@@ -51,7 +51,7 @@ class Selection:
     slow_left_out: int  # cases the filters match but left out for being slow (no --slow)
 
 
-def check_filters(filters: CaseFilters, suite: list[Case], kinds: dict[str, Kind]) -> None:
+def check_filters(filters: CaseFilters, suite: list[Case]) -> None:
     """UserError (exit 2) for a game, kind or capability the suite has no case of, or an ID
     glob that matches no case of the suite."""
     def refuse(option: str, value: str, present: Iterable[str], known: Iterable[str], what: str) -> NoReturn:
@@ -65,7 +65,7 @@ def check_filters(filters: CaseFilters, suite: list[Case], kinds: dict[str, Kind
     for g in filters.games:
         if g not in games:
             refuse("--game", g, games, game_ids(), "game")
-    present_kinds = {c.kind for c in suite}
+    kinds, present_kinds = load_kinds(), {c.kind for c in suite}
     for k in filters.kinds:
         if k not in present_kinds:
             refuse("--kind", k, present_kinds, kinds, "kind")
@@ -81,15 +81,15 @@ def check_filters(filters: CaseFilters, suite: list[Case], kinds: dict[str, Kind
             raise UserError(f"--id {glob}: matches no case of the suite{hint}")
 
 
-def select(filters: CaseFilters, suite: list[Case], kinds: dict[str, Kind]) -> Selection:
+def select(filters: CaseFilters, suite: list[Case]) -> Selection:
     """The cases the filters choose, in suite order; UserError if filters choose none (an empty
     suite with no filter is not an error of the filters)."""
-    check_filters(filters, suite, kinds)
+    check_filters(filters, suite)
     cases: list[Case] = []
     slow = 0
     for c in suite:
-        if filters.matches(c, kinds, slow=True):
-            if filters.matches(c, kinds):
+        if filters.matches(c, slow=True):
+            if filters.matches(c):
                 cases.append(c)
             else:
                 slow += 1
@@ -100,19 +100,20 @@ def select(filters: CaseFilters, suite: list[Case], kinds: dict[str, Kind]) -> S
     return Selection(cases, slow)
 
 
-def load_selection(roots: list[Path] | None, filters: CaseFilters, kinds: dict[str, Kind]) -> Selection:
+def load_selection(roots: list[Path] | None, filters: CaseFilters) -> Selection:
     """Load and select. With `--id`, only the files that can hold a matching case are read
     first (one case runs without parsing the whole suite on a cold cache); if that selection
     is refused, the whole suite is loaded so the error is judged against all of it."""
     if filters.ids:
         try:
-            return select(filters, load_cases(roots, ids=filters.ids), kinds)
+            return select(filters, load_cases(roots, ids=filters.ids))
         except UserError:
             pass
-    return select(filters, load_cases(roots), kinds)
+    return select(filters, load_cases(roots))
 
 
-def listing(cases: list[Case], kinds: dict[str, Kind]) -> list[dict[str, Any]]:
+def listing(cases: list[Case]) -> list[dict[str, Any]]:
     """`fives conformance list --json`: one object per case."""
+    kinds = load_kinds()
     return [{"id": c.id, "kind": c.kind, "game": c.game, "clauses": list(c.clauses),
              "capability": kinds[c.kind].capability, "file": c.file, "tags": list(c.tags)} for c in cases]

@@ -35,17 +35,13 @@ def load_suite(*roots: str | Path, ids: Iterable[str] = (), games: Iterable[str]
     # unlike the CLI, a filter that matches nothing gives [] rather than an error
     filters = CaseFilters(ids=tuple(ids), games=tuple(games), kinds=tuple(kinds), slow=slow)
     cases = load_cases([Path(r) for r in roots] if roots else None)
-    registry = _kinds()
-    return [c for c in cases if filters.matches(c, registry)]
+    return [c for c in cases if filters.matches(c)]
 
 
 @lru_cache(maxsize=1)
 def kinds() -> dict[str, Kind]:
     """Every case kind (`evaluate`, `legal-placements`, `turn`, `settle`, `perft`, ...) by name."""
     return load_kinds()
-
-
-_kinds = kinds  # load_suite's `kinds` parameter hides the function of that name
 
 
 def compare(case: Case, answer: Any) -> list[str]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from fives.conformance.cases.kinds import load_kinds
 from fives.conformance.diagnose.describe import relation, value_label
 from fives.conformance.diagnose.search import Candidate, Scorer
 from fives.conformance.engines.drivers import Engine
@@ -85,7 +86,6 @@ def first_parting(engine: Engine, profile: Profile | None, game: str, kind: str,
     that evaluate difference: clusters of one bug seen through other kinds share it. None when
     the engine cannot answer; placement None when no evaluate answer differs."""
     from fives.conformance.bisect import Asker, EngineFailed, _text, bisect
-    from fives.conformance.cases.kinds import load_kinds
     from fives.conformance.engines.drivers import ReferenceEngine
     from fives.conformance.reports.explain import explain
     from fives.conformance.reports.failures import difference_pattern
@@ -204,7 +204,7 @@ def residual_pattern(scorer: Scorer, chosen: tuple[Candidate, ...], r: CaseResul
         if out.status != "ok":
             return None
         want = stated(r.case, out.answer)
-        how = scorer.kinds[r.case.kind].compare(want, r.outcome.answer)
+        how = load_kinds()[r.case.kind].compare(want, r.outcome.answer)
         if not how:
             return None
         diffs = explain(r.case.kind, want, r.outcome.answer, list(how))

@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING, Any, Callable
 from fives.conformance.diagnose.search import Candidate, Scorer, attribute, candidates, refused, select
 from fives.conformance.reports.failures import FailureGroup
 from fives.conformance.cases.fixtures import Case
-from fives.conformance.cases.kinds import Kind
 from fives.conformance.runner import CaseResult
 
 if TYPE_CHECKING:
@@ -86,7 +85,7 @@ def _base_rules(profile: Profile | None, game: str) -> dict[str, Any]:
     return dict(profile.overrides) if profile is not None and profile.extends == game else {}
 
 
-def diagnose(results: list[CaseResult], kinds: dict[str, Kind], games: list[str],
+def diagnose(results: list[CaseResult], games: list[str],
              note: Callable[[str], None] | None = None, deadline: float | None = None,
              mutants: bool = True, profile: Profile | None = None, extra: list[CaseResult] | None = None,
              scorers: dict[str, Scorer] | None = None) -> Diagnosis:
@@ -118,7 +117,7 @@ def diagnose(results: list[CaseResult], kinds: dict[str, Kind], games: list[str]
             reasons[str(r.out_of_scope)] = reasons.get(str(r.out_of_scope), 0) + 1
         d.scope = {"declared": None, "skipped": len(outside), "reasons": dict(sorted(reasons.items()))}
     for game in games:
-        scorer = d.scorers[game] = (scorers or {}).get(game) or Scorer(game, kinds, _base_rules(profile, game),
+        scorer = d.scorers[game] = (scorers or {}).get(game) or Scorer(game, _base_rules(profile, game),
                                                                          failing, passing)
         if not scorer.failing:
             continue

@@ -17,7 +17,7 @@ from fives.conformance.diagnose.search import stated
 from fives.conformance.engines.drivers import Engine, Outcome
 from fives.conformance.cases.fixtures import Case
 from fives.conformance.fuzz.oracle import Oracle, Verdict
-from fives.conformance.cases.kinds import Kind, canonical
+from fives.conformance.cases.kinds import canonical, load_kinds
 from fives.conformance.runner import CaseResult
 
 if TYPE_CHECKING:
@@ -99,9 +99,9 @@ class KeepingOracle(Oracle):
     """Disagrees with the base only where `keeps(game, kind, input, verdict)` holds too: a
     shrunk example then still shows what it was chosen for."""
 
-    def __init__(self, engine: Engine, kinds: dict[str, Kind], profile: Profile | None,
+    def __init__(self, engine: Engine, profile: Profile | None,
                  keeps: Callable[[str, str, dict[str, Any], Verdict], bool]) -> None:
-        super().__init__(engine, kinds, profile)
+        super().__init__(engine, profile)
         self.keeps = keeps
         #: the end of this example's share of the time (monotonic): past it the oracle asks the
         #: engine nothing more and answers "agree", so a shrink stops with the smallest so far
@@ -118,19 +118,19 @@ class KeepingOracle(Oracle):
         return Verdict("agree", v.expected, v.actual)
 
 
-def cause_oracle(engine: Engine, kinds: dict[str, Kind], profile: Profile | None, cause: Engine) -> KeepingOracle:
+def cause_oracle(engine: Engine, profile: Profile | None, cause: Engine) -> KeepingOracle:
     """Only where the cause alone answers as the engine does: the example shows this cause, no other."""
     def keeps(game: str, kind: str, input: dict[str, Any], v: Verdict) -> bool:
         case = Case("cause", kind, game, (), {}, input, v.expected, "diagnose")
         out = cause.run(case)
         try:
-            return out.status == "ok" and not kinds[kind].compare(stated(case, out.answer), v.actual)
+            return out.status == "ok" and not load_kinds()[kind].compare(stated(case, out.answer), v.actual)
         except Exception:  # noqa: BLE001 - an answer the comparer chokes on shows nothing
             return False
-    return KeepingOracle(engine, kinds, profile, keeps)
+    return KeepingOracle(engine, profile, keeps)
 
 
-def pattern_oracle(engine: Engine, kinds: dict[str, Kind], profile: Profile | None, pattern: str) -> KeepingOracle:
+def pattern_oracle(engine: Engine, profile: Profile | None, pattern: str) -> KeepingOracle:
     """Only with the same first-difference pattern (spec/reports.md): a cluster's minimal case
     still shows what its cases show."""
     from fives.conformance.reports.explain import explain
@@ -139,7 +139,7 @@ def pattern_oracle(engine: Engine, kinds: dict[str, Kind], profile: Profile | No
     def keeps(game: str, kind: str, input: dict[str, Any], v: Verdict) -> bool:
         diffs = explain(kind, v.expected, v.actual, list(v.diffs))
         return bool(diffs) and difference_pattern(diffs[0]) == pattern
-    return KeepingOracle(engine, kinds, profile, keeps)
+    return KeepingOracle(engine, profile, keeps)
 
 
 def _case_doc(d: Diagnosis, game: str, kind: str, input: dict[str, Any], expected: Any, clauses: tuple[str, ...],
@@ -213,7 +213,7 @@ NOT_SHRUNK = {"time": "not shrunk: the time budget was spent before its turn",
                       "like it within its share"}
 
 
-def shrink_examples(d: Diagnosis, engine: Engine, kinds: dict[str, Kind], budget: int = SHRINK_BUDGET,
+def shrink_examples(d: Diagnosis, engine: Engine, budget: int = SHRINK_BUDGET,
                     deadline: float | None = None, note: Callable[[str], None] | None = None,
                     earlier: Diagnosis | None = None) -> None:
     """Shrink every cause's example (still showing that cause alone) and every unexplained
@@ -227,7 +227,7 @@ def shrink_examples(d: Diagnosis, engine: Engine, kinds: dict[str, Kind], budget
     from fives.conformance.diagnose.ties import separate
 
     say = note or (lambda s: None)
-    separate(d, engine, kinds, deadline, note)  # causes the cases at hand do not tell apart
+    separate(d, engine, deadline, note)  # causes the cases at hand do not tell apart
     items: list[tuple[str, Any]] = [("cause", c) for c in d.causes] + [("cluster", g) for g in d.unexplained]
     if earlier is not None:
         items = [(what, x) for what, x in items if not _taken(d, earlier, what, x)]
@@ -244,7 +244,7 @@ def shrink_examples(d: Diagnosis, engine: Engine, kinds: dict[str, Kind], budget
         if what == "cause":
             c = x
             scorer = d.scorers[c.candidate.game]
-            oracle = cause_oracle(engine, kinds, d.profile, scorer.engine((c.candidate,)))
+            oracle = cause_oracle(engine, d.profile, scorer.engine((c.candidate,)))
             oracle.until = until
             alone = [r for r in c.explained if scorer.agrees((c.candidate,), r)] or c.explained
             tries = [c.example, *sorted((r for r in alone if r is not c.example), key=_size)]
@@ -260,7 +260,7 @@ def shrink_examples(d: Diagnosis, engine: Engine, kinds: dict[str, Kind], budget
                 d.shrink_notes[key] = NOT_SHRUNK["errors"]
                 continue
             pattern = d.described.get(g.key, {}).get("pattern", g.key)
-            oracle = pattern_oracle(engine, kinds, d.profile, pattern)
+            oracle = pattern_oracle(engine, d.profile, pattern)
             oracle.until = until
             _, got = _minimal(d, engine, oracle, answered, budget, lambda f, k=pattern: f.cause[2] == k,
                               f"cluster {g.key}", f"A minimal case of the cluster {g.key}: no cause explains it",

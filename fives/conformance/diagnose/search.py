@@ -20,7 +20,7 @@ from typing import Any, Callable
 
 from fives.conformance.engines.drivers import Engine, ReferenceEngine
 from fives.conformance.cases.fixtures import Case
-from fives.conformance.cases.kinds import Kind
+from fives.conformance.cases.kinds import load_kinds
 from fives.conformance.reports.causes import show
 from fives.conformance.runner import CaseResult
 
@@ -109,9 +109,9 @@ def refused(r: CaseResult) -> bool:
 class Scorer:
     """Plays sets of candidates of one game and remembers every answer."""
 
-    def __init__(self, game: str, kinds: dict[str, Kind], base: dict[str, Any],
+    def __init__(self, game: str, base: dict[str, Any],
                  failing: list[CaseResult], passing: list[CaseResult]) -> None:
-        self.game, self.kinds, self.base = game, kinds, base
+        self.game, self.base = game, base
         self.failing = [r for r in failing if r.case.game == game]
         self.passing = [r for r in passing if r.case.game == game]
         self._engines: dict[tuple[str, ...], Engine] = {}
@@ -190,7 +190,7 @@ class Scorer:
             got = None
         else:
             try:
-                got = not self.kinds[r.case.kind].compare(stated(r.case, out.answer), r.outcome.answer)
+                got = not load_kinds()[r.case.kind].compare(stated(r.case, out.answer), r.outcome.answer)
             except Exception:  # noqa: BLE001 - an answer the comparer chokes on agrees with nothing
                 got = False
         self._agree[key] = got

@@ -9,7 +9,7 @@ import time
 from typing import Any, Callable
 
 from fives.conformance.cases.fixtures import Case
-from fives.conformance.cases.kinds import Kind
+from fives.conformance.cases.kinds import Kind, load_kinds
 from fives.conformance.diagnose.diagnosis import Diagnosis, rechosen
 from fives.conformance.engines.drivers import Engine, Outcome
 
@@ -18,7 +18,7 @@ from fives.conformance.engines.drivers import Engine, Outcome
 PROBES, PROBE_DRAWS, PROBE_SECONDS = 3, 2000, 10.0
 
 
-def separate(d: Diagnosis, engine: Engine, kinds: dict[str, Kind], deadline: float | None = None,
+def separate(d: Diagnosis, engine: Engine, deadline: float | None = None,
              note: Callable[[str], None] | None = None) -> None:
     """Tell apart causes that the cases at hand do not: when the search took a rule and another
     value of the same dimension explained as many failures (search.Scorer.ties: the opening
@@ -64,7 +64,7 @@ def separate(d: Diagnosis, engine: Engine, kinds: dict[str, Kind], deadline: flo
                 _, _, drawn = fuzzer.draw(i)
                 case = Case("probe", drawn["kind"], game, (), {}, drawn["input"], None, "diagnose")
                 outs = {name: e.run(case) for name, e in engines.items()}
-                if not _apart(kinds[case.kind], list(outs.values())):
+                if not _apart(load_kinds()[case.kind], list(outs.values())):
                     continue
                 v = fuzzer.oracle.ask(game, case.kind, case.input)
                 asked += 1
@@ -72,7 +72,7 @@ def separate(d: Diagnosis, engine: Engine, kinds: dict[str, Kind], deadline: flo
                     continue
                 # the set the engine agrees with; when it agrees with none (a bug of its own shows
                 # too), the one set it differs from least, if one does
-                far = {name: _distance(kinds[case.kind], o, v.actual) for name, o in outs.items()}
+                far = {name: _distance(load_kinds()[case.kind], o, v.actual) for name, o in outs.items()}
                 near = [name for name, n in far.items() if n == min(far.values())]
                 if len(near) == 1 and far[near[0]] < float("inf"):
                     agree[near[0]] += 1

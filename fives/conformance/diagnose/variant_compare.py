@@ -14,7 +14,7 @@ from itertools import combinations
 from typing import Any
 
 from fives.conformance.cases.fixtures import Case
-from fives.conformance.cases.kinds import Kind
+from fives.conformance.cases.kinds import load_kinds
 from fives.profile_space import dimensions
 from fives.profiles import Profile, load_profile, parameters, rules_under
 from fives.rules import game_ids
@@ -118,9 +118,9 @@ def show_markdown(refs: list[Ref]) -> str:
     return "\n".join(out) + "\n"
 
 
-def answers(ref: Ref, cases: list[Case], kinds: dict[str, Kind]) -> dict[str, str]:
+def answers(ref: Ref, cases: list[Case]) -> dict[str, str]:
     """case id -> the reference's answer under `ref` (canonical JSON), for the ref's game."""
-    rules = rules_under(ref.profile, ref.game)
+    rules, kinds = rules_under(ref.profile, ref.game), load_kinds()
     out = {}
     for c in cases:
         if c.game != ref.game or c.profile is not None or "slow" in c.tags:
@@ -133,14 +133,14 @@ def answers(ref: Ref, cases: list[Case], kinds: dict[str, Kind]) -> dict[str, st
     return out
 
 
-def compare(refs: list[Ref], cases: list[Case], kinds: dict[str, Kind]) -> list[dict[str, Any]]:
+def compare(refs: list[Ref], cases: list[Case]) -> list[dict[str, Any]]:
     """Per pair of refs: the cases of their game whose answers differ."""
     memo: dict[str, dict[str, str]] = {}
 
     def of(r: Ref) -> dict[str, str]:
         key = f"{r.game}/{r.digest}"
         if key not in memo:
-            memo[key] = answers(r, cases, kinds)
+            memo[key] = answers(r, cases)
         return memo[key]
 
     pairs = []

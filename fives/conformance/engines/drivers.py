@@ -21,7 +21,7 @@ from fives.support.errors import UserError
 from fives.conformance.cases.fixtures import Case
 from fives.support.reading import parse_json_line
 from fives.support.sanitize import quote
-from fives.conformance.cases.kinds import Kind, load_kinds
+from fives.conformance.cases.kinds import load_kinds
 from fives.rules import GameRules, game_ids, load_rules
 
 if TYPE_CHECKING:
@@ -104,9 +104,9 @@ class Engine:
         or inside it): such a case is skipped, never failed (spec/protocol.md, "Engine scope")."""
         return scope_problem(getattr(getattr(self, "handshake", None), "scope", None), case)
 
-    def supports(self, case: Case, kinds: dict[str, Kind]) -> str | None:
+    def supports(self, case: Case) -> str | None:
         """None if the engine takes `case`, else why it is skipped."""
-        cap = kinds[case.kind].capability
+        cap = load_kinds()[case.kind].capability
         if case.game not in self.handshake.games:
             return f"engine does not declare game {case.game}"
         if cap not in self.handshake.capabilities:
@@ -276,7 +276,7 @@ class ReferenceEngine(Engine):
     def run(self, case: Case, seq: int | None = None) -> Outcome:
         t0 = time.perf_counter()
         from fives.conformance.engines.limits import time_limit
-        limit = time_limit(case, self.slow_timeout if "slow" in case.tags else self.timeout, self.kinds)
+        limit = time_limit(case, self.slow_timeout if "slow" in case.tags else self.timeout)
         if case.profile is not None:  # a variant case plays under its own profile
             from fives.profiles import rules_under
 

@@ -14,7 +14,6 @@ from typing import Any, Callable
 from fives.conformance.engines.child import MAX_LINE, RAW_KEEP, Child, ChildStartError, Received
 from fives.conformance.engines.drivers import MESSAGE_KEEP, BadReply, Engine, EngineStartError, Handshake, Outcome, check_reply, hello_request, parse_handshake, parse_reply, request_for
 from fives.conformance.cases.fixtures import Case
-from fives.conformance.cases.kinds import Kind
 from fives.conformance.engines.limits import NO_LIMIT, time_limit
 from fives.support.sanitize import quote
 
@@ -40,7 +39,6 @@ class ProcessEngine(Engine):
             raise EngineStartError("empty engine command")
         self.command = command
         self.timeout = timeout if timeout and timeout > 0 else NO_LIMIT  # 0: no limit
-        self._kinds: dict[str, Kind] | None = None  # loaded at the first case: its time limit
         self.validator = validator
         self.proc: Child | None = None
         self.counter = 0
@@ -67,10 +65,7 @@ class ProcessEngine(Engine):
 
     def limit_for(self, case: Case) -> float:
         """The seconds `case` may take: --timeout scaled by the case's work (engines/limits.py)."""
-        if self._kinds is None:
-            from fives.conformance.cases.kinds import load_kinds
-            self._kinds = load_kinds()
-        return time_limit(case, self.timeout, self._kinds) or self.timeout
+        return time_limit(case, self.timeout) or self.timeout
 
     def _exchange(self, proc: Child, msg: dict[str, Any], request_id: str, limit: float | None = None) -> Outcome:
         """One request and its reply within `limit` seconds (the hello: --timeout itself)."""

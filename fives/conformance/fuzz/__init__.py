@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
 from fives.conformance.engines.drivers import Engine
 from fives.conformance.golden.builders import builders
 from fives.conformance.golden.cases import PREFIX
-from fives.conformance.cases.kinds import canonical, load_kinds
+from fives.conformance.cases.kinds import canonical
 from fives.rules import game_ids, load_rules
 from fives.conformance.fuzz.attribute import broken_clause, tags
 from fives.conformance.fuzz.oracle import ENGINE_ERROR, Oracle, Verdict
@@ -170,7 +170,7 @@ class Fuzzer:
         self.builders = {n: table[n] for n in sorted(table) if builder_kind(n) in self.kinds}
         if not self.builders:
             raise ValueError(f"no generator makes kind(s) {', '.join(self.kinds)}")
-        self.oracle = Oracle(engine, load_kinds(), profile)
+        self.oracle = Oracle(engine, profile)
 
     def draw(self, index: int) -> tuple[str, str, dict[str, Any]]:
         """(game, generator name, golden-style case) for draw `index`: a pure function."""

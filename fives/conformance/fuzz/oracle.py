@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from fives.conformance.engines.drivers import Engine, ReferenceEngine
 from fives.conformance.cases.fixtures import Case
-from fives.conformance.cases.kinds import Kind, canonical
+from fives.conformance.cases.kinds import canonical, load_kinds
 from fives.conformance.cases.reachable import problems
 
 if TYPE_CHECKING:
@@ -67,9 +67,8 @@ class Verdict:
 class Oracle:
     """The engine under test and the in-process reference, side by side."""
 
-    def __init__(self, engine: Engine, kinds: dict[str, Kind], profile: Profile | None = None) -> None:
+    def __init__(self, engine: Engine, profile: Profile | None = None) -> None:
         self.engine = engine
-        self.kinds = kinds
         self.reference = ReferenceEngine(profile=profile)  # --rules P: the expectations are P's
         self.requests = 0  # requests sent to the engine
 
@@ -84,7 +83,7 @@ class Oracle:
         if problems(self.reference.rules_for(game), kind, input):
             return Verdict("invalid", expected)
         case = Case(f"fuzz-{self.requests}", kind, game, (), {}, input, expected, "fuzz")
-        if self.engine.supports(case, self.kinds) is not None:
+        if self.engine.supports(case) is not None:
             return Verdict("skipped", expected)
         self.requests += 1
         out = self.engine.run(case)
@@ -93,7 +92,7 @@ class Oracle:
         if out.status == "error":
             return Verdict(ENGINE_ERROR, expected, None, (f"engine error: {out.message}",), (ENGINE_ERROR,))
         try:
-            diffs = self.kinds[kind].compare(expected, out.answer)
+            diffs = load_kinds()[kind].compare(expected, out.answer)
         except Exception as e:  # garbage the comparer chokes on is an engine error, not a rule finding
             line = f"engine error: an answer that cannot be compared ({type(e).__name__}: {e}): {canonical(out.answer)[:200]}"
             return Verdict(ENGINE_ERROR, expected, out.answer, (line,), (ENGINE_ERROR,))

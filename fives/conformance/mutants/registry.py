@@ -63,11 +63,9 @@ def run_mutant(m: Mutant, cases: list[Case], via_protocol: bool, timeout: float,
     and the mutant plays P (told through the protocol's `rules`) with its one misreading.
     `stop` set (Ctrl-C, SIGTERM in the main thread): the run ends after the case in hand and
     None is returned; the started engine is put in `live` so the main thread can kill it."""
-    from fives.conformance.cases.kinds import load_kinds
     from fives.conformance.runner import run_cases
     from fives.conformance.stopping import StopRun
 
-    kinds = load_kinds()
     # deep perft rows add nothing the shallow rows and divides do not already catch
     cases = [c for c in cases if c.kind != "perft" or c.expect["nodes"] <= MUTANT_PERFT_NODES]
     if stop is not None and stop.is_set():
@@ -82,7 +80,7 @@ def run_mutant(m: Mutant, cases: list[Case], via_protocol: bool, timeout: float,
             raise StopRun(0)
 
     try:
-        results = run_cases(engine, cases, kinds, on_result=halt, plan=plan)
+        results = run_cases(engine, cases, on_result=halt, plan=plan)
     except StopRun:
         return None
     finally:

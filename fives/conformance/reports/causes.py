@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping
 
-from fives.conformance.cases.kinds import Kind
+from fives.conformance.cases.kinds import load_kinds
 from fives.conformance.runner import CaseResult
 from fives.support.errors import UserError
 
@@ -45,20 +45,20 @@ def with_causes(doc: dict[str, Any], results: list[CaseResult], causes: Mapping[
             "cases": doc["cases"]}
 
 
-def run_causes(plan: ProfilePlan | None, results: list[CaseResult], kinds: dict[str, Kind],
+def run_causes(plan: ProfilePlan | None, results: list[CaseResult],
                diagnosed: Mapping[str, str]) -> dict[str, str]:
     """Case ID -> cause for `conformance run`: the diagnosis's, else P's parameters (--rules P).
     Grouping is a convenience: should P's reading fail, the reports group by pattern."""
     out: dict[str, str] = {}
     if plan is not None:
         try:
-            out = profile_causes(plan, results, kinds)
+            out = profile_causes(plan, results)
         except Exception:  # noqa: BLE001 - never cost a finished run its reports
             out = {}
     return {**out, **diagnosed}
 
 
-def profile_causes(plan: ProfilePlan, results: list[CaseResult], kinds: dict[str, Kind]) -> dict[str, str]:
+def profile_causes(plan: ProfilePlan, results: list[CaseResult]) -> dict[str, str]:
     """For each failing case P changes: the parameter of P that changes it alone
     (`P: target.raw = {...}`), or `P: parameters together` when none does alone."""
     from fives.profile_space import alternative_overrides, dimensions
@@ -85,7 +85,7 @@ def profile_causes(plan: ProfilePlan, results: list[CaseResult], kinds: dict[str
     out = {}
     plain = rules_under(None, p.extends)
     for r in failing:
-        kind = kinds[r.case.kind]
+        kind = load_kinds()[r.case.kind]
         named = []
         try:
             seeds = kind.run(plain, r.case.input, {})

@@ -22,7 +22,6 @@ from typing import TYPE_CHECKING, Any, Callable, Literal
 
 if TYPE_CHECKING:
     from fives.conformance.cases.fixtures import Case
-    from fives.conformance.cases.kinds import Kind
     from fives.conformance.diagnose.diagnosis import Diagnosis
     from fives.conformance.engines.drivers import Engine, Handshake
     from fives.conformance.engines.handle import EngineSpec
@@ -145,7 +144,6 @@ class _Work:
     """One diagnosis under way: what the phases share."""
 
     options: DiagnoseOptions
-    kinds: dict[str, Kind]
     engine: Engine
     games: list[str]
     note: Note
@@ -169,13 +167,10 @@ def diagnose(options: DiagnoseOptions, note: Note | None = None, progress: Note 
     stderr); `progress`: the search's and the shrinking's running commentary (the CLI passes it
     on a terminal only). EngineStartError when the engine cannot be started; NothingFound
     (a KeyboardInterrupt) when interrupted before any cause was found."""
-    from fives.conformance.cases.kinds import load_kinds
-
-    kinds = load_kinds()
-    cases = _suite_cases(options, kinds)
+    cases = _suite_cases(options)
     engine, hello = options.engine.with_profile(options.profile).start()
     chosen = [g for g in (options.games or _all_games()) if g in hello.games]
-    work = _Work(options, kinds, engine, chosen, note or (lambda s: None), progress)
+    work = _Work(options, engine, chosen, note or (lambda s: None), progress)
     start = time.monotonic()
     try:
         d = _phases(work, [c for c in cases if c.game in chosen], hello)
@@ -201,18 +196,18 @@ def _all_games() -> list[str]:
     return game_ids()
 
 
-def _suite_cases(options: DiagnoseOptions, kinds: dict[str, Kind]) -> list[Case]:
+def _suite_cases(options: DiagnoseOptions) -> list[Case]:
     """The seeds' own cases the options select (or the profile's expectations of them), without
     the deep perft rows and the inputs the profile makes illegal."""
     from fives.conformance.cases.selection import CaseFilters, load_selection
 
     filters = CaseFilters(options.ids, options.games, options.kinds, options.capabilities, False)
-    chosen = load_selection(None, filters, kinds).cases
+    chosen = load_selection(None, filters).cases
     cases = [c for c in chosen if c.profile is None and "slow" not in c.tags]
     if options.profile is not None:
         from fives.conformance.cases.expected_under import plan_under
 
-        cases, plan = plan_under(options.profile, cases, kinds)
+        cases, plan = plan_under(options.profile, cases)
         cases = [c for c in cases if plan.skip_reason(c) is None]
     return cases
 
@@ -235,7 +230,7 @@ def _suite(work: _Work, cases: list[Case]) -> None:
     work.phases.append("suite")
     try:
         with Progress(len(cases), "suite") as bar:
-            run_cases(work.engine, cases, work.kinds, on_result=lambda r: (work.results.append(r), bar.advance()))
+            run_cases(work.engine, cases, on_result=lambda r: (work.results.append(r), bar.advance()))
     except KeyboardInterrupt:
         work.interrupted = True
 
@@ -268,7 +263,7 @@ def _search(work: _Work, hello: Handshake) -> Diagnosis:
     work.phases.append("search")
     o = work.options
     try:
-        d = dx.diagnose(work.results, work.kinds, work.games, note=work.progress, mutants=o.mutants, profile=o.profile,
+        d = dx.diagnose(work.results, work.games, note=work.progress, mutants=o.mutants, profile=o.profile,
                         deadline=o.budget.search_until(work.end, time.monotonic()), extra=work.extra)
     except KeyboardInterrupt:
         raise NothingFound("interrupted before any cause was found") from None
@@ -287,7 +282,7 @@ def _shrink(work: _Work, d: Diagnosis) -> Diagnosis:
     work.phases.append("shrink")
     try:
         with Progress(None, "shrinking the examples"):
-            shrink_examples(d, work.engine, work.kinds, deadline=work.end, note=work.progress)
+            shrink_examples(d, work.engine, deadline=work.end, note=work.progress)
             if d.stopped == "time" and work.options.budget.worth_extending(work.end, time.monotonic()):
                 # the examples had their share: the search goes on with what is left
                 d = _extend(work, d)
@@ -307,9 +302,9 @@ def _extend(work: _Work, d: Diagnosis) -> Diagnosis:
     o = work.options
     if work.progress:
         work.progress("the examples had their share of the time: the search goes on with what is left")
-    more = dx.diagnose(work.results, work.kinds, work.games, note=work.progress, deadline=work.end, mutants=o.mutants,
+    more = dx.diagnose(work.results, work.games, note=work.progress, deadline=work.end, mutants=o.mutants,
                        profile=o.profile, extra=work.extra, scorers=d.scorers)
     more.fuzz, more.scope = d.fuzz, d.scope
     more.requests["shrink"] = d.requests.get("shrink", 0)
-    shrink_examples(more, work.engine, work.kinds, deadline=work.end, note=work.progress, earlier=d)
+    shrink_examples(more, work.engine, deadline=work.end, note=work.progress, earlier=d)
     return more

@@ -85,11 +85,10 @@ def _cases(options: MutantsOptions) -> tuple[list[Case], ProfilePlan | None]:
         return cases, None
     # every mutant plays P with its misreading, against P's expectations
     from fives.conformance.cases.expected_under import plan_under
-    from fives.conformance.cases.kinds import load_kinds
 
     # only the perft rows mutants run (run_mutant): the deep ones would cost minutes each
     cases = [c for c in cases if c.kind != "perft" or c.expect["nodes"] <= MUTANT_PERFT_NODES]
-    return plan_under(options.profile, cases, load_kinds())
+    return plan_under(options.profile, cases)
 
 
 def kill_matrix(options: MutantsOptions, on_progress: Callable[[MutantResult], None] | None = None) -> KillMatrix:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Mapping
 
 from fives.conformance.cases.fixtures import Case
-from fives.conformance.cases.kinds import Kind, load_kinds
+from fives.conformance.cases.kinds import Kind
 from fives.conformance.engines.drivers import Engine, EngineStartError
 from fives.conformance.engines.handle import EngineSpec
 from fives.conformance.reports.causes import run_causes
@@ -47,7 +47,8 @@ class RunOptions:
 
     engines: tuple[EngineSpec, ...]
     cases: tuple[Case, ...]
-    kinds: Mapping[str, Kind] | None = field(default=None, compare=False)  # None: every kind
+    #: kept so that positional callers stay valid: the run looks the kinds up (cases.kinds.load_kinds)
+    kinds: Mapping[str, Kind] | None = field(default=None, compare=False)
     known: Mapping[str, str] = field(default_factory=dict)
     plan: ProfilePlan | None = None
     jobs: int = 1
@@ -103,10 +104,6 @@ def run_suite(options: RunOptions, on_note: Note | None = None) -> RunOutcome:
     return _run_single(options, note)
 
 
-def _kinds(options: RunOptions) -> dict[str, Kind]:
-    return dict(options.kinds) if options.kinds is not None else load_kinds()
-
-
 def _open(spec: EngineSpec) -> Engine:
     """The driver; a command that cannot even be parsed is the run's error (exit 3)."""
     try:
@@ -115,7 +112,7 @@ def _open(spec: EngineSpec) -> Engine:
         raise UserError(f"engine {spec.command!r}: {e}", EXIT_ENGINE) from None
 
 
-def _drive(engine: Engine, cases: list[Case], run: EngineRun, options: RunOptions, kinds: dict[str, Kind],
+def _drive(engine: Engine, cases: list[Case], run: EngineRun, options: RunOptions,
            stream: ResultStream, title: str, tag: str | None) -> str | None:
     """The cases through one started engine into `run`; the line saying why it stopped early
     (-x, --maxfail), or None. KeyboardInterrupt (Ctrl-C, SIGTERM) goes to the caller."""
@@ -125,7 +122,7 @@ def _drive(engine: Engine, cases: list[Case], run: EngineRun, options: RunOption
             stream(r, engine=tag)
             bar.advance(note=r.case.id)
         try:
-            run_cases(engine, cases, kinds, stop_after(options.maxfail, on_result), dict(options.known),
+            run_cases(engine, cases, stop_after(options.maxfail, on_result), dict(options.known),
                       jobs=options.jobs, plan=options.plan)
         except StopRun as e:
             engine.abort()  # cases still running in other engine processes are not waited for
@@ -139,7 +136,7 @@ def _digest(options: RunOptions) -> str | None:
 
 
 def _run_single(options: RunOptions, note: Note) -> RunOutcome:
-    spec, kinds = options.engines[0], _kinds(options)
+    spec = options.engines[0]
     cases, lf_note = list(options.cases), ""
     if options.last_failed:
         cases, lf_note = last_failed_cases(spec.command, cases, _digest(options))
@@ -160,23 +157,23 @@ def _run_single(options: RunOptions, note: Note) -> RunOutcome:
         raise
     run, stopped = EngineRun(spec.label, [], handshake), None
     try:
-        stopped = _drive(engine, cases, run, options, kinds, stream, "conformance", None)
+        stopped = _drive(engine, cases, run, options, stream, "conformance", None)
     except KeyboardInterrupt:  # Ctrl-C, or SIGTERM (Terminated)
         run.interrupted = True
         engine.abort()
     finally:
         with signals_held():  # a second Ctrl-C must not leave half a report
             engine.close()
-            outcome = _single_outcome(options, run, kinds, stopped)
+            outcome = _single_outcome(options, run, stopped)
             outcome.stream_error = _close(stream)
     return outcome
 
 
-def _single_outcome(options: RunOptions, run: EngineRun, kinds: dict[str, Kind], stopped: str | None) -> RunOutcome:
+def _single_outcome(options: RunOptions, run: EngineRun, stopped: str | None) -> RunOutcome:
     from fives.conformance.reports.last_failed import update
 
     plan, results = options.plan, run.results
-    causes = run_causes(plan, results, kinds, options.causes)
+    causes = run_causes(plan, results, options.causes)
     text = human(results, run.handshake, run.interrupted, plan=plan, verbosity=options.verbosity,
                  colour=options.colour, stopped=stopped, causes=causes)
     reports = [(path, FORMATS[fmt](results, run.handshake, run.interrupted, plan=plan, causes=causes))
@@ -196,7 +193,7 @@ def _run_several(options: RunOptions, note: Note) -> RunOutcome:
         note(text)
     if options.write_known:
         raise UserError("--write-known-failures takes a single --engine (whose failures would it list?)")
-    kinds, cases = _kinds(options), list(options.cases)
+    cases = list(options.cases)
     stream = ResultStream(options.results_path)
     runs: list[EngineRun] = []
     engine: Engine | None = None
@@ -207,7 +204,7 @@ def _run_several(options: RunOptions, note: Note) -> RunOutcome:
             engine, current = _start_one(spec, label, note)
             runs.append(current)
             if engine is not None and current.handshake is not None:
-                stopped = _drive(engine, cases, current, options, kinds, stream, f"conformance {spec.label}"[:40], label)
+                stopped = _drive(engine, cases, current, options, stream, f"conformance {spec.label}"[:40], label)
                 if stopped:
                     note(one_line(f"engine {spec.command!r}: {stopped}", 500))
             if engine is not None:
