@@ -38,7 +38,7 @@ def diagnosed(game: str, rules: dict[str, Any], bugs: tuple[str, ...], kinds_: t
 def test_a_bug_seen_in_two_patterns_against_the_seeds_is_one_cluster() -> None:
     # Five Up's rules (no continuation) with a blocked draw that keeps the turn: against the
     # seeds one case first differs at `continues` (the rule), another at `turn_end` (the bug)
-    _, _, results, d = diagnosed(HR, {"continuation.enabled": False}, ("blocked-draw-keeps-turn",), ("turn",))
+    _, results, d = diagnosed(HR, {"continuation.enabled": False}, ("blocked-draw-keeps-turn",), ("turn",))
     assert [c.candidate.name for c in d.causes] == ["continuation.enabled = false"]
     left = [r for r in results if r.counts_as_failure and not any(r in c.explained for c in d.causes)]
     by_pattern = form(left, load_clause_book(), {})
@@ -54,7 +54,7 @@ def test_a_bug_seen_in_two_patterns_against_the_seeds_is_one_cluster() -> None:
 def test_two_bugs_stay_two_clusters() -> None:
     # the same engine with a second, unrelated bug: a blocked partnership hand goes to the lowest
     # single hand; it differs from the inferred rules elsewhere, so it is not merged in
-    _, _, _, d = diagnosed(HR, {"continuation.enabled": False},
+    _, _, d = diagnosed(HR, {"continuation.enabled": False},
                            ("blocked-draw-keeps-turn", "lowest-single-hand-wins"), ("turn", "settle"))
     assert [c.candidate.name for c in d.causes] == ["continuation.enabled = false"]
     roots = residual_roots(d.unexplained, d.scorers, d.chosen)
@@ -66,7 +66,7 @@ def test_two_bugs_stay_two_clusters() -> None:
 
 def test_without_causes_clusters_are_as_against_the_seeds() -> None:
     # nothing chosen: no inferred rules to read a difference from, the clusters are the patterns'
-    _, _, results, d = diagnosed(HR, {}, ("blocked-draw-keeps-turn",), ("turn",))
+    _, results, d = diagnosed(HR, {}, ("blocked-draw-keeps-turn",), ("turn",))
     assert d.causes == [] and d.chosen == {}
     assert [g.key for g in d.unexplained] == [g.key for g in form([r for r in results if r.counts_as_failure],
                                                                   load_clause_book(), {})]
