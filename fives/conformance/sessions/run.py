@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Mapping
 
 from fives.conformance.cases.fixtures import Case
-from fives.conformance.cases.kinds import Kind
 from fives.conformance.engines.drivers import Engine, EngineStartError
 from fives.conformance.engines.handle import EngineSpec
 from fives.conformance.reports.causes import run_causes
@@ -47,8 +46,6 @@ class RunOptions:
 
     engines: tuple[EngineSpec, ...]
     cases: tuple[Case, ...]
-    #: kept so that positional callers stay valid: the run looks the kinds up (cases.kinds.load_kinds)
-    kinds: Mapping[str, Kind] | None = field(default=None, compare=False)
     known: Mapping[str, str] = field(default_factory=dict)
     plan: ProfilePlan | None = None
     jobs: int = 1
