@@ -124,6 +124,17 @@ def test_a_full_standard_output_still_leaves_the_file_reports(tmp_path: Path) ->
     assert len(cases) == len(results.read_text().splitlines()) > 0
 
 
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+def test_a_full_standard_output_still_leaves_the_file_reports_of_several_engines(tmp_path: Path) -> None:
+    # issue 36: the guard was the one-engine path's only; several engines lost the file reports
+    report = tmp_path / "report.json"
+    with open("/dev/full", "w") as full:
+        p = fives("conformance", "run", "--fixtures", FIXTURE, "--engine", "fives serve",
+                  "--engine", "fives serve --mutant drawn-tile-continues", "--report", f"json:{report}", stdout=full)
+    assert one_error(p) == FULL
+    engines = json.loads(report.read_text())["engines"]
+    assert [len(e["cases"]) for e in engines] == [len(engines[0]["cases"])] * 2 and engines[0]["cases"]
+
 def test_standard_output_a_closed_pipe_is_one_line() -> None:
     argv = [sys.executable, "-m", "fives.cli", "perft", "--game", "horse-race", "--depth", "3", "--divide"]
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
