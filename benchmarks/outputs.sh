@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Write a set of outputs (golden, perft, records, SVG, book, reports, puzzles) into $1, run from a
 # checkout: run it before and after a change and diff the folders (timings and paths aside).
-#   bash benchmarks/outputs.sh OUT
+#   bash benchmarks/outputs.sh OUT; then python benchmarks/outputs_compare.py OLD NEW
 set -u
 O="$1"; rm -rf "$O"; mkdir -p "$O"
 export FIVES_NO_CACHE=1
