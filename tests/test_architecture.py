@@ -233,6 +233,20 @@ def test_module_size(name: str) -> None:
         assert "lines:" in head, f"{name}: {len(lines)} lines and no `lines:` comment at its top saying why"
 
 
+#: a command is options -> session -> print -> exit code (issue 36): no function of fives/cli/ is longer
+CLI_FUNCTION_LINES = 40
+
+
+def test_cli_functions_are_thin() -> None:
+    long = []
+    for path in sorted((PACKAGE / "cli").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                length = (node.end_lineno or node.lineno) - node.lineno + 1  # from `def`: decorators aside
+                if length > CLI_FUNCTION_LINES:
+                    long.append(f"fives/cli/{path.name}:{node.lineno} {node.name}: {length} lines")
+    assert not long, "\n".join(long)
+
 def test_architecture_page_matches_the_tree() -> None:
     page = (PACKAGE.parent / "docs" / "architecture.md").read_text(encoding="utf-8")
     folders = sorted(p.name for p in PACKAGE.iterdir() if p.is_dir() and (p / "__init__.py").is_file())
