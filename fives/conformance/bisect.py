@@ -16,7 +16,7 @@ from typing import Any, Callable
 from fives.conformance.engines.drivers import Engine, ReferenceEngine
 from fives.evaluation import build_layout, parse_placement
 from fives.conformance.cases.fixtures import Case
-from fives.conformance.cases.kinds import canonical
+from fives.conformance.cases.kinds import canonical, kind_named
 from fives.layout import IllegalPlacement, Placement
 from fives.rules import GameRules
 from fives.tiles import ALL_TILES, Side
@@ -260,9 +260,7 @@ def legal_differences(ask: Asker, rules: GameRules, records: Records) -> list[Pl
 def first_evaluate_difference(ask: Asker, layout: Records) -> tuple[int | None, list[str]]:
     """The fewest leading placements of `layout` whose `evaluate` answers differ, with the
     differing keys (the evaluate kind's own comparison); (None, []) if none do."""
-    from fives.conformance.cases.kinds import load_kinds
-
-    compare = load_kinds()["evaluate"].compare
+    compare = kind_named("evaluate").compare
     for n in range(1, len(layout) + 1):
         want = ask.reference.answer("evaluate", ask.game, {"placements": layout[:n]})
         got = ask.evaluate(layout[:n])

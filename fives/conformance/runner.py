@@ -18,7 +18,7 @@ from fives.conformance.cases.fixtures import Case
 from fives.support.writing import is_stream, write_output
 from fives.support.reading import load_data
 from fives.support.sanitize import quote
-from fives.conformance.cases.kinds import Kind, load_kinds
+from fives.conformance.cases.kinds import Kind, kind_named
 
 
 @dataclass
@@ -84,7 +84,7 @@ def run_one(engine: Engine, case: Case, seq: int, known: dict[str, str],
         if why:
             result = CaseResult(case, "skipped", outcome=Outcome("skipped", message=why), out_of_scope=scope)
         else:
-            result = judge(case, engine.run(case, seq), load_kinds()[case.kind])
+            result = judge(case, engine.run(case, seq), kind_named(case.kind))
     except Exception as e:  # noqa: BLE001 - every case gets a result line
         result = CaseResult(case, "errored", outcome=Outcome(
             "error", message=f"runner error: {type(e).__name__}: {quote(str(e), 200)[1:-1]}"))

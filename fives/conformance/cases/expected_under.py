@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from fives.conformance.cases.fixtures import Case
-from fives.conformance.cases.kinds import Kind, load_kinds
+from fives.conformance.cases.kinds import Kind, kind_named
 from fives.support.sanitize import quote
 
 if TYPE_CHECKING:
@@ -83,7 +83,7 @@ def plan_under(profile: Profile, cases: list[Case],
         if case.game != profile.extends or not profile.overrides or getattr(case, "profile", None) is not None:
             out.append(case)  # a case that names its own rules keeps them (and its expectation)
             continue
-        kind = load_kinds()[case.kind]
+        kind = kind_named(case.kind)
         try:
             answer = kind.run(rules_under(profile, case.game), case.input, {})
         except Exception as e:  # noqa: BLE001 - whatever the reference refuses, P made illegal

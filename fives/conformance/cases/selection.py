@@ -11,7 +11,7 @@ from typing import Any, Iterable, NoReturn
 
 from fives.support.errors import UserError
 from fives.conformance.cases.fixtures import Case, load_cases
-from fives.conformance.cases.kinds import load_kinds
+from fives.conformance.cases.kinds import kind_named, load_kinds
 from fives.rules import game_ids
 
 
@@ -35,7 +35,7 @@ class CaseFilters:
             return False
         if self.kinds and case.kind not in self.kinds:
             return False
-        if self.capabilities and load_kinds()[case.kind].capability not in self.capabilities:
+        if self.capabilities and kind_named(case.kind).capability not in self.capabilities:
             return False
         return (self.slow if slow is None else slow) or "slow" not in case.tags
 

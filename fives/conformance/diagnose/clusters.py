@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from fives.conformance.cases.kinds import load_kinds
+from fives.conformance.cases.kinds import kind_named
 from fives.conformance.diagnose.describe import relation, value_label
 from fives.conformance.diagnose.search import Candidate, Scorer
 from fives.conformance.engines.drivers import Engine
@@ -94,7 +94,7 @@ def first_parting(engine: Engine, profile: Profile | None, game: str, kind: str,
     if placements is None:
         return None
     ask = Asker(engine, game, reference=ReferenceEngine(profile=profile))
-    compare = load_kinds()["evaluate"].compare
+    compare = kind_named("evaluate").compare
     try:
         if kind == "perft" and perft_bisect and isinstance(input.get("depth"), int):
             found = bisect(ask, ask.reference.rules_for(game), placements, input["depth"])
@@ -204,7 +204,7 @@ def residual_pattern(scorer: Scorer, chosen: tuple[Candidate, ...], r: CaseResul
         if out.status != "ok":
             return None
         want = stated(r.case, out.answer)
-        how = load_kinds()[r.case.kind].compare(want, r.outcome.answer)
+        how = kind_named(r.case.kind).compare(want, r.outcome.answer)
         if not how:
             return None
         diffs = explain(r.case.kind, want, r.outcome.answer, list(how))

@@ -17,7 +17,7 @@ from fives.conformance.diagnose.search import stated
 from fives.conformance.engines.drivers import Engine, Outcome
 from fives.conformance.cases.fixtures import Case
 from fives.conformance.fuzz.oracle import Oracle, Verdict
-from fives.conformance.cases.kinds import canonical, load_kinds
+from fives.conformance.cases.kinds import canonical, kind_named
 from fives.conformance.runner import CaseResult
 
 if TYPE_CHECKING:
@@ -124,7 +124,7 @@ def cause_oracle(engine: Engine, profile: Profile | None, cause: Engine) -> Keep
         case = Case("cause", kind, game, (), {}, input, v.expected, "diagnose")
         out = cause.run(case)
         try:
-            return out.status == "ok" and not load_kinds()[kind].compare(stated(case, out.answer), v.actual)
+            return out.status == "ok" and not kind_named(kind).compare(stated(case, out.answer), v.actual)
         except Exception:  # noqa: BLE001 - an answer the comparer chokes on shows nothing
             return False
     return KeepingOracle(engine, profile, keeps)

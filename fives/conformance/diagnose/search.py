@@ -20,7 +20,7 @@ from typing import Any, Callable
 
 from fives.conformance.engines.drivers import Engine, ReferenceEngine
 from fives.conformance.cases.fixtures import Case
-from fives.conformance.cases.kinds import load_kinds
+from fives.conformance.cases.kinds import kind_named
 from fives.conformance.reports.causes import show
 from fives.conformance.runner import CaseResult
 
@@ -190,7 +190,7 @@ class Scorer:
             got = None
         else:
             try:
-                got = not load_kinds()[r.case.kind].compare(stated(r.case, out.answer), r.outcome.answer)
+                got = not kind_named(r.case.kind).compare(stated(r.case, out.answer), r.outcome.answer)
             except Exception:  # noqa: BLE001 - an answer the comparer chokes on agrees with nothing
                 got = False
         self._agree[key] = got

@@ -9,7 +9,7 @@ import time
 from typing import Any, Callable
 
 from fives.conformance.cases.fixtures import Case
-from fives.conformance.cases.kinds import Kind, load_kinds
+from fives.conformance.cases.kinds import Kind, kind_named
 from fives.conformance.diagnose.diagnosis import Diagnosis, rechosen
 from fives.conformance.engines.drivers import Engine, Outcome
 
@@ -64,7 +64,7 @@ def separate(d: Diagnosis, engine: Engine, deadline: float | None = None,
                 _, _, drawn = fuzzer.draw(i)
                 case = Case("probe", drawn["kind"], game, (), {}, drawn["input"], None, "diagnose")
                 outs = {name: e.run(case) for name, e in engines.items()}
-                if not _apart(load_kinds()[case.kind], list(outs.values())):
+                if not _apart(kind_named(case.kind), list(outs.values())):
                     continue
                 v = fuzzer.oracle.ask(game, case.kind, case.input)
                 asked += 1
@@ -72,7 +72,7 @@ def separate(d: Diagnosis, engine: Engine, deadline: float | None = None,
                     continue
                 # the set the engine agrees with; when it agrees with none (a bug of its own shows
                 # too), the one set it differs from least, if one does
-                far = {name: _distance(load_kinds()[case.kind], o, v.actual) for name, o in outs.items()}
+                far = {name: _distance(kind_named(case.kind), o, v.actual) for name, o in outs.items()}
                 near = [name for name, n in far.items() if n == min(far.values())]
                 if len(near) == 1 and far[near[0]] < float("inf"):
                     agree[near[0]] += 1

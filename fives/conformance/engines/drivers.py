@@ -21,7 +21,7 @@ from fives.support.errors import UserError
 from fives.conformance.cases.fixtures import Case
 from fives.support.reading import parse_json_line
 from fives.support.sanitize import quote
-from fives.conformance.cases.kinds import load_kinds
+from fives.conformance.cases.kinds import kind_named, load_kinds
 from fives.rules import GameRules, game_ids, load_rules
 
 if TYPE_CHECKING:
@@ -106,7 +106,7 @@ class Engine:
 
     def supports(self, case: Case) -> str | None:
         """None if the engine takes `case`, else why it is skipped."""
-        cap = load_kinds()[case.kind].capability
+        cap = kind_named(case.kind).capability
         if case.game not in self.handshake.games:
             return f"engine does not declare game {case.game}"
         if cap not in self.handshake.capabilities:

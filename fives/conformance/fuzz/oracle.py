@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from fives.conformance.engines.drivers import Engine, ReferenceEngine
 from fives.conformance.cases.fixtures import Case
-from fives.conformance.cases.kinds import canonical, load_kinds
+from fives.conformance.cases.kinds import canonical, kind_named
 from fives.conformance.cases.reachable import problems
 
 if TYPE_CHECKING:
@@ -92,7 +92,7 @@ class Oracle:
         if out.status == "error":
             return Verdict(ENGINE_ERROR, expected, None, (f"engine error: {out.message}",), (ENGINE_ERROR,))
         try:
-            diffs = load_kinds()[kind].compare(expected, out.answer)
+            diffs = kind_named(kind).compare(expected, out.answer)
         except Exception as e:  # garbage the comparer chokes on is an engine error, not a rule finding
             line = f"engine error: an answer that cannot be compared ({type(e).__name__}: {e}): {canonical(out.answer)[:200]}"
             return Verdict(ENGINE_ERROR, expected, out.answer, (line,), (ENGINE_ERROR,))

@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping
 
-from fives.conformance.cases.kinds import load_kinds
+from fives.conformance.cases.kinds import kind_named
 from fives.conformance.runner import CaseResult
 from fives.support.errors import UserError
 
@@ -85,7 +85,7 @@ def profile_causes(plan: ProfilePlan, results: list[CaseResult]) -> dict[str, st
     out = {}
     plain = rules_under(None, p.extends)
     for r in failing:
-        kind = load_kinds()[r.case.kind]
+        kind = kind_named(r.case.kind)
         named = []
         try:
             seeds = kind.run(plain, r.case.input, {})

@@ -69,6 +69,12 @@ def load_kinds() -> dict[str, Kind]:
     return dict(_registry())
 
 
+def kind_named(name: str) -> Kind:
+    """The kind `name` (KeyError for none): one lookup, without the copy `load_kinds` makes,
+    for the per-case paths (the runner's judgement, what an engine supports, a selection)."""
+    return _registry()[name]
+
+
 _encode = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode
 #: Values whose equality `==` decides exactly as their JSON text would (bool and int apart,
 #: since type() is compared first; floats are left to the JSON text: -0.0, NaN).
