@@ -139,7 +139,7 @@ def _choose(roots: tuple[Path, ...], filters: CaseFilters, verbosity: int) -> tu
     left_out = chosen.slow_left_out
     if not left_out or verbosity < 0:
         return chosen.cases, ()
-    return chosen.cases, (f"({left_out} slow case{_s(left_out)} left out: add --slow to run {'it' if left_out == 1 else 'them'})",)
+    return chosen.cases, (f"({plural(left_out, 'slow case')} left out: add --slow to run {'it' if left_out == 1 else 'them'})",)
 
 
 def _engines(commands: tuple[str, ...], oneshot: bool, timeout: float | None, validate: bool, profile: Profile | None,
@@ -180,7 +180,7 @@ def _print(outcome: RunOutcome, options: RunOptions, human_out: TextIO) -> None:
             _echo(failed, text)
     if options.write_known and not outcome.several:
         n = write_known_failures(options.write_known, outcome.results)
-        click.echo(f"wrote {n} known failure{_s(n)} to {options.write_known}", file=sys.stderr)
+        click.echo(f"wrote {plural(n, 'known failure')} to {options.write_known}", file=sys.stderr)
     if outcome.cache_note and options.verbosity >= 0:
         click.echo(f"fives: note: {outcome.cache_note}", err=True)
     if failed:
@@ -192,10 +192,6 @@ def _echo(failed: list[OSError], text: str, **options: Any) -> None:
         click.echo(text, **options)
     except OSError as e:
         failed.append(e)
-
-
-def _s(n: int) -> str:
-    return "" if n == 1 else "s"
 
 
 @conformance.command("list")

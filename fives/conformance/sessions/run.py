@@ -26,6 +26,7 @@ from fives.support.errors import EXIT_ENGINE, EXIT_FAILURES, EXIT_INTERRUPTED, E
 from fives.support.progress import Progress
 from fives.support.sanitize import one_line
 from fives.support.stop import signals_held
+from fives.support.wording import plural
 
 if TYPE_CHECKING:
     from fives.conformance.cases.expected_under import ProfilePlan
@@ -250,21 +251,16 @@ def _close(stream: ResultStream) -> UserError | None:
     return None
 
 
-def _s(n: int) -> str:
-    return "" if n == 1 else "s"
-
-
 def last_failed_cases(command: str | None, cases: list[Case], digest: str | None) -> tuple[list[Case], str]:
     """--lf: the chosen cases that failed in this engine command's last run, and a note saying what runs."""
     from fives.conformance.reports.last_failed import load
 
     failed, why = load(command, digest)
     if failed is None:
-        return cases, f"(--lf: {why}: running all {len(cases)} selected case{_s(len(cases))})"
+        return cases, f"(--lf: {why}: running all {plural(len(cases), 'selected case')})"
     ids = set(failed)
     again = [c for c in cases if c.id in ids]
     if not again:
-        return cases, (f"(--lf: no selected case failed last time: running all {len(cases)} "
-                       f"selected case{_s(len(cases))})")
-    return again, (f"(--lf: running the {len(again)} case{_s(len(again))} that failed last time; "
+        return cases, f"(--lf: no selected case failed last time: running all {plural(len(cases), 'selected case')})"
+    return again, (f"(--lf: running the {plural(len(again), 'case')} that failed last time; "
                    f"{len(cases) - len(again)} left out)")
