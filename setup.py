@@ -73,11 +73,12 @@ def prebuild_suite(build_lib: Path) -> None:
         raise SystemExit("setup.py: building the prebuilt suite failed (see above)")
 
 
-# The compiled fast path of `fives evaluate --jsonl` (fives/_accel.c, see fives/accel.py).
+# The compiled fast paths of `fives evaluate --jsonl` (fives/_accel.c) and perft (fives/_perft.c),
+# one module (see fives/accel.py).
 # optional=True: without a C compiler the build goes on and fives runs in pure Python.
 # FIVES_PURE_PYTHON=1 (the switch that also turns the fast path off at run time) leaves the
 # extension out, so the wheel is pure Python, tagged py3-none-any, for every platform.
-ACCEL = Extension("fives._accel", ["fives/_accel.c"], optional=True)
+ACCEL = Extension("fives._accel", ["fives/_accel.c", "fives/_perft.c"], depends=["fives/_accel.h"], optional=True)
 PURE = bool(os.environ.get("FIVES_PURE_PYTHON"))  # as fives/accel.py reads it
 
 setup(cmdclass={"build_py": BuildPyWithData}, ext_modules=[] if PURE else [ACCEL])

@@ -1,4 +1,5 @@
-/* fives._accel: the compiled fast path of `fives evaluate --jsonl` (optional).
+/* fives._accel: the compiled fast path of `fives evaluate --jsonl` (optional); perft is in
+ * fives/_perft.c.
  *
  * evaluate_line(line, default_game, games) takes one request line, and when it is a plainly
  * spelled, legal layout of a known game returns the exact output line that the pure-Python
@@ -11,26 +12,8 @@
  * Built at install time when a C compiler is present (setup.py, optional=True); without it
  * the pure-Python path is used. tests/test_accel.py runs both paths against each other.
  */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
+#include "_accel.h"
 #include <string.h>
-
-#define ROWS (28 * 2 * 64)
-#define MAX_PARTS 4
-#define MAX_SUM 1024
-
-typedef struct {
-    int count[ROWS];
-    int opens[ROWS];
-    int nparts[ROWS];
-    int part_side[ROWS][MAX_PARTS];
-    int part_value[ROWS][MAX_PARTS];
-    int score[MAX_SUM];
-    int nscore;
-    int every_double;
-    int divisor;
-    char id[64];
-} Tables;
 
 static int TILE_LOW[28], TILE_HIGH[28], IS_DOUBLE[28], INDEX_OF[7][7];
 static const char *SIDE_NAMES[6] = {"low", "high", "line-a", "line-b", "branch-a", "branch-b"};
@@ -372,11 +355,13 @@ static PyMethodDef methods[] = {
     {"tables", make_tables, METH_VARARGS, "tables(id, count, opens, parts, score, every_double, divisor)"},
     {"evaluate_line", evaluate_line, METH_VARARGS,
      "evaluate_line(line, default_game, games) -> the output line, or None for the Python path"},
+    {"perft", fives_perft, METH_VARARGS,
+     "perft(tables, policy, codes, depth) -> (nodes, points) from the layout of move codes `codes`"},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "fives._accel",
-                                    "Compiled fast path of `fives evaluate --jsonl` (see fives/accel.py).", -1, methods};
+                                    "Compiled fast paths of `fives evaluate --jsonl` and perft (see fives/accel.py).", -1, methods};
 
 PyMODINIT_FUNC PyInit__accel(void) {
     int i = 0;
@@ -388,5 +373,6 @@ PyMODINIT_FUNC PyInit__accel(void) {
             INDEX_OF[a][b] = INDEX_OF[b][a] = i;
             snprintf(TILE_NAMES[i], sizeof TILE_NAMES[i], "[%d|%d]", a, b);
         }
+    fives_perft_init();
     return PyModule_Create(&module);
 }

@@ -1,4 +1,5 @@
-"""The optional compiled fast path of `fives evaluate --jsonl` (`fives/_accel.c`).
+"""The optional compiled fast paths of `fives evaluate --jsonl` (`fives/_accel.c`) and of
+perft (`fives/_perft.c`, `perft_counter` below).
 
 Why compiled: in pure Python the stream spends more per line on JSON reading and writing
 alone than the 2x-the-JavaScript-engine goal allows (issue 12); the C function reads a
@@ -21,15 +22,19 @@ in pure Python with the same output. tests/test_accel.py runs both paths against
 from __future__ import annotations
 
 import os
-from typing import Callable, Iterable
+from typing import TYPE_CHECKING, Callable, Iterable
 
 from fives.support.errors import UserError
 from fives.support.reading import MAX_DOCUMENT_BYTES
 from fives.layout import Layout
-from fives.layout_tables import tables_for
+from fives.layout_tables import Tables, tables_for
 from fives.rules import load_rules
 
+if TYPE_CHECKING:
+    from fives.rules import GameRules
+
 LineEvaluator = Callable[[str, "str | None"], "str | None"]
+PerftCounter = Callable[[int], "tuple[int, int]"]
 
 
 def available() -> bool:
@@ -79,3 +84,39 @@ def line_evaluator(game_ids: Iterable[str]) -> LineEvaluator | None:
         return evaluate_line(line, default_game, registry)
 
     return fn
+
+
+# -- perft -----------------------------------------------------------------------------------
+#: The spinner policies as fives/_perft.c numbers them (the four Layout._hook_is_spinner knows).
+PERFT_POLICIES = {"first-double": 0, "every-double": 1, "none": 2, "opening-double": 3}
+#: Layout's methods the compiled walker stands for: a class overriding any of them (a mutant,
+#: a variant with its own hooks) keeps the Python walker, which asks its hooks.
+PERFT_METHODS = ("moves", "push_move", "pop_move", "leaf_counts", "score_move", "_spins", "_derive",
+                 "_hook_is_spinner", "_hook_branches_open", "_hook_double_contributions", "_contributions_of",
+                 "_open_sides")
+_PERFT_TABLES: dict[int, tuple[Tables, object]] = {}  # a cache: id(Tables) -> (it, its capsule)
+
+
+def perft_supported(layout_class: type, rules: "GameRules") -> bool:
+    """Whether the compiled walker counts exactly as `layout_class` does under `rules`."""
+    return (_module() is not None and rules.spinner_policy in PERFT_POLICIES
+            and all(getattr(layout_class, name) is getattr(Layout, name) for name in PERFT_METHODS))
+
+
+def perft_counter(layout: Layout) -> PerftCounter | None:
+    """`fn(depth) -> (nodes, points)`, the compiled count of the sequences of `depth` >= 1
+    placements from `layout` as it is now, or None when the compiled walker cannot count for
+    this layout (no extension, FIVES_PURE_PYTHON, or a class or rules it does not cover): the
+    capability check that keeps every other layout on the Python walker."""
+    rules = layout.rules
+    if not perft_supported(type(layout), rules):
+        return None
+    accel = _module()
+    t = tables_for(rules, Layout)
+    got = _PERFT_TABLES.get(id(t))
+    if got is None or got[0] is not t:
+        # the id is for the evaluate stream's JSON only, never written by perft
+        got = _PERFT_TABLES[id(t)] = (t, accel.tables("perft", t.count, t.opens, t.parts, t.score, False, 1))
+    capsule, policy = got[1], PERFT_POLICIES[rules.spinner_policy]
+    codes = [p.code for p in layout.history()]
+    return lambda depth: accel.perft(capsule, policy, codes, depth)  # type: ignore[no-any-return]

@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator
 
+from fives.accel import perft_counter
 from fives.evaluation import build_layout
 from fives.layout import Layout, Placement
 from fives.moves import PLACEMENT_OF
@@ -57,14 +58,25 @@ def legal_moves(layout: Layout) -> list[Placement]:
 
 def walk(layout: Layout, depth: int) -> tuple[int, int]:
     """(nodes, points) of the placement sequences of length `depth` >= 1 from `layout` (left
-    as it was found)."""
+    as it was found): the compiled walker when it covers the layout (fives.accel
+    `perft_counter`), else the Python one; the two count alike (tests/test_perft_accel.py)."""
+    if depth >= 2:  # one ply is a leaf count already: not worth the hand-over
+        fast = perft_counter(layout)
+        if fast is not None:
+            return fast(depth)
+    return walk_python(layout, depth)
+
+
+def walk_python(layout: Layout, depth: int) -> tuple[int, int]:
+    """`walk` in pure Python, through the layout's own int interface (the reference and the
+    fallback): make every move down to the last ply and count that ply in bulk."""
     if depth == 1:
         return layout.leaf_counts()
     nodes = points = 0
     push, pop = layout.push_move, layout.pop_move
     for move in layout.moves():
         push(move)
-        n, p = walk(layout, depth - 1)
+        n, p = walk_python(layout, depth - 1)
         pop()
         nodes += n
         points += p
