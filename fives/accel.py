@@ -111,12 +111,17 @@ def perft_counter(layout: Layout) -> PerftCounter | None:
     rules = layout.rules
     if not perft_supported(type(layout), rules):
         return None
-    accel = _module()
+    perft, capsule = _module().perft, perft_tables(rules)
+    policy, codes = PERFT_POLICIES[rules.spinner_policy], [p.code for p in layout.history()]
+    return lambda depth: perft(capsule, policy, codes, depth)  # type: ignore[no-any-return]
+
+
+def perft_tables(rules: "GameRules") -> object:
+    """The compiled walker's copy of the counting tables of `rules` (made once per process
+    per tables: fives.layout_tables shares one Tables among rules that count alike)."""
     t = tables_for(rules, Layout)
     got = _PERFT_TABLES.get(id(t))
     if got is None or got[0] is not t:
-        # the id is for the evaluate stream's JSON only, never written by perft
-        got = _PERFT_TABLES[id(t)] = (t, accel.tables("perft", t.count, t.opens, t.parts, t.score, False, 1))
-    capsule, policy = got[1], PERFT_POLICIES[rules.spinner_policy]
-    codes = [p.code for p in layout.history()]
-    return lambda depth: accel.perft(capsule, policy, codes, depth)  # type: ignore[no-any-return]
+        # "perft" is the id the evaluate stream would write: perft never writes it
+        got = _PERFT_TABLES[id(t)] = (t, _module().tables("perft", t.count, t.opens, t.parts, t.score, False, 1))
+    return got[1]
