@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from fives.rules import GameRules, build_rules, game_data, game_ids, load_rules, validate_game_data
-from fives.support import paths
+from fives.support import paths, schema_memo
 from fives.support.errors import UserError
 from fives.support.sanitize import quote
 
@@ -174,9 +174,6 @@ def shipped_profiles() -> list[str]:
     return sorted(_shipped(_variants_dir()))
 
 
-def _schema() -> dict[str, Any]:
-    return json.loads((paths.SPEC_SCHEMAS / "profile.schema.json").read_text(encoding="utf-8"))
-
 
 def load_profile(ref: str) -> Profile:
     """A shipped profile by name, or a profile file by path. UserError (exit 2), one line, for
@@ -194,12 +191,9 @@ def load_profile(ref: str) -> Profile:
         raise UserError(f"unknown rules profile {quote(ref)}: one of {', '.join(shipped) or '(none)'}, "
                         f"or a profile file")
     data, name = load_data(target)
-    import jsonschema
-
-    try:
-        jsonschema.validate(data, _schema())
-    except jsonschema.ValidationError as e:
-        raise schema_error(name, e) from None
+    error = schema_memo.first_error(paths.SPEC_SCHEMAS / "profile.schema.json", data)  # one validator a run
+    if error is not None:
+        raise schema_error(name, error) from None
     return make_profile(data["extends"], data.get("rules", {}), str(data["name"]), str(data["source"]), name)
 
 

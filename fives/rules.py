@@ -1,7 +1,6 @@
 """Game parameters, read from spec/games/<game>.yaml (the one source of truth)."""
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -76,10 +75,6 @@ class GameRules:
         return max(self.layout_cap(n) for n, _ in self.configurations())
 
 
-def _schema() -> dict[str, Any]:
-    schema: dict[str, Any] = json.loads((paths.SPEC_SCHEMAS / "game.schema.json").read_text(encoding="utf-8"))
-    return schema
-
 
 def game_ids() -> list[str]:
     return sorted(_game_files(paths.GAMES))
@@ -125,24 +120,16 @@ def _load_rules(path: Path) -> GameRules:
     # jsonschema costs ~40 ms to import: validate a given file's bytes once, then remember it
     schema_bytes = (paths.SPEC_SCHEMAS / "game.schema.json").read_bytes()
     if not schema_memo.known_valid(schema_bytes, text.encode("utf-8")):
-        import jsonschema
-
-        try:
-            jsonschema.validate(data, json.loads(schema_bytes))
-        except jsonschema.ValidationError as e:
-            where = "/".join(str(p) for p in e.absolute_path) or "(top)"
-            raise UserError(f"{path}: {where}: {e.message}") from None
+        validate_game_data(data, str(path))
         schema_memo.remember_valid(schema_bytes, text.encode("utf-8"))
     return build_rules(data, str(path))
 
 
 def validate_game_data(data: dict[str, Any], name: str) -> None:
-    """UserError (one line naming `name`) unless `data` is a valid game parameter document."""
-    import jsonschema
-
-    try:
-        jsonschema.validate(data, _schema())
-    except jsonschema.ValidationError as e:
+    """UserError (one line naming `name`) unless `data` is a valid game parameter document
+    (through one validator per process: schema_memo.first_error)."""
+    e = schema_memo.first_error(paths.SPEC_SCHEMAS / "game.schema.json", data)
+    if e is not None:
         where = "/".join(str(p) for p in e.absolute_path) or "(top)"
         raise UserError(f"{name}: {where}: {e.message}") from None
 
