@@ -38,6 +38,12 @@ from fives.support import cache_key, paths
 from fives.support.reading import MAX_DOCUMENT_BYTES, read_regular_file
 
 FORMAT = "fives-fixture-cache/2"
+#: The format of an entry whose document has integer keys (YAML's `hand_size: {2: 7}`, which
+#: JSON lacks): each mapping holding one is written as {"\u0000": [[key, value], ...]}, so the
+#: keys come back as the ints they were (issue 41: such files were parsed on every run). A
+#: reader that knows only FORMAT takes it for a miss, as it never cached such a document.
+KEYED_FORMAT = FORMAT + "+int-keys"
+_PAIRS = "\0"
 SUBDIR = "fixtures"
 #: An entry larger than this is neither written nor read (a fixture file is at most
 #: MAX_DOCUMENT_BYTES; its JSON is rarely larger than its YAML).
@@ -65,10 +71,10 @@ def entry_key(fingerprint: str, content: bytes) -> str:
     return h.hexdigest()
 
 
-def entry_mac(secret: bytes, key: str, body: bytes) -> str:
+def entry_mac(secret: bytes, key: str, body: bytes, fmt: str = FORMAT) -> str:
     """What binds an entry to this user (the key file) and this source (`key` holds the
     source's hash): HMAC-SHA256 over the format, the key, the user id and the body."""
-    m = hmac.new(secret, f"{FORMAT}\0{key}\0{os.geteuid()}\0".encode(), hashlib.sha256)
+    m = hmac.new(secret, f"{fmt}\0{key}\0{os.geteuid()}\0".encode(), hashlib.sha256)
     m.update(body)
     return m.hexdigest()
 
@@ -126,12 +132,16 @@ class FixtureCache:
         return data
 
     def put(self, key: str, data: Any) -> None:
-        if self.folder is None or self.secret is None or not json_safe(data):
+        if self.folder is None or self.secret is None:
             return
-        body = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "strict")
+        fmt = FORMAT if json_safe(data) else KEYED_FORMAT if json_safe(data, int_keys=True) else None
+        if fmt is None:
+            return
+        body = json.dumps(data if fmt == FORMAT else _pairs_of(data), ensure_ascii=False,
+                          separators=(",", ":")).encode("utf-8", "strict")
         if len(body) > MAX_ENTRY_BYTES - 1024:
             return
-        header = json.dumps({"format": FORMAT, "key": key, "mac": entry_mac(self.secret, key, body)}).encode()
+        header = json.dumps({"format": fmt, "key": key, "mac": entry_mac(self.secret, key, body, fmt)}).encode()
         try:
             self.folder.mkdir(parents=True, exist_ok=True, mode=0o700)
             fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".json", dir=self.folder)
@@ -167,17 +177,43 @@ class FixtureCache:
         return removed
 
 
-def json_safe(value: Any) -> bool:
+def json_safe(value: Any, int_keys: bool = False) -> bool:
     """True if `value` survives a JSON round trip unchanged (YAML also yields dates, non-string
-    keys and other values JSON lacks: such a document is simply not cached)."""
+    keys and other values JSON lacks: such a document is simply not cached). `int_keys`: ints
+    are allowed as keys too (the KEYED_FORMAT round trip), and the key "\\0" is not."""
     t = type(value)
     if t is dict:
+        if int_keys:
+            return all((type(k) is int or (type(k) is str and k != _PAIRS)) and json_safe(v, True)
+                       for k, v in value.items())
         return all(type(k) is str and json_safe(v) for k, v in value.items())
     if t is list:
-        return all(json_safe(v) for v in value)
+        return all(json_safe(v, int_keys) for v in value)
     if t is float:
         return value == value and value not in (float("inf"), float("-inf"))
     return t in (str, int, bool) or value is None
+
+
+def _pairs_of(value: Any) -> Any:
+    """`value` (json_safe with int_keys) with every mapping holding an int key as pairs."""
+    if type(value) is dict:
+        if all(type(k) is str for k in value):
+            return {k: _pairs_of(v) for k, v in value.items()}
+        return {_PAIRS: [[k, _pairs_of(v)] for k, v in value.items()]}
+    if type(value) is list:
+        return [_pairs_of(v) for v in value]
+    return value
+
+
+def _unpairs(value: Any) -> Any:
+    """`_pairs_of` undone."""
+    if type(value) is dict:
+        if len(value) == 1 and _PAIRS in value:
+            return {k: _unpairs(v) for k, v in value[_PAIRS]}
+        return {k: _unpairs(v) for k, v in value.items()}
+    if type(value) is list:
+        return [_unpairs(v) for v in value]
+    return value
 
 
 def _decode(blob: bytes, key: str, secret: bytes) -> Any | None:
@@ -186,13 +222,14 @@ def _decode(blob: bytes, key: str, secret: bytes) -> Any | None:
         return None
     try:
         header = json.loads(head)
-        if (not isinstance(header, dict) or header.get("format") != FORMAT or header.get("key") != key
+        fmt = header.get("format") if isinstance(header, dict) else None
+        if (fmt not in (FORMAT, KEYED_FORMAT) or header.get("key") != key
                 or not isinstance(header.get("mac"), str)
-                or not hmac.compare_digest(header["mac"], entry_mac(secret, key, body))):
+                or not hmac.compare_digest(header["mac"], entry_mac(secret, key, body, fmt))):
             return None
         # the MAC says we wrote it, from a validated document: the bounded reader's regexes
         # (a third of a warm load) would only check again what validation checked
-        return json.loads(body)
+        return json.loads(body) if fmt == FORMAT else _unpairs(json.loads(body))
     except (ValueError, UnicodeDecodeError, RecursionError):
         return None
 
