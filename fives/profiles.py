@@ -43,6 +43,13 @@ def parameters(game: str) -> dict[str, Any]:
     """Every parameter a profile of `game` may override -> its value in the game's spec file.
 
     A leaf is a scalar or a mapping by number of players (`deal.hand_size`)."""
+    return copy.deepcopy(_parameters(game))
+
+
+@lru_cache(maxsize=8)
+def _parameters(game: str) -> dict[str, Any]:
+    """`parameters`, made once per game and process (a suite's 215 inline profiles each ask:
+    issue 41); read-only: `parameters` hands out copies."""
     out: dict[str, Any] = {}
 
     def walk(prefix: str, node: Any) -> None:
@@ -87,7 +94,7 @@ def make_profile(extends: str, overrides: Mapping[str, Any], name: str = "", sou
     """A checked Profile from parts (a fixture's inline `rules`, a random profile)."""
     if extends not in game_ids():
         raise UserError(f"{where}: extends: unknown game {quote(str(extends))}: one of {', '.join(game_ids())}")
-    known = parameters(extends)
+    known = _parameters(extends)  # read only here
     flat: dict[str, Any] = {}
 
     def walk(prefix: str, node: Any) -> None:
@@ -191,7 +198,7 @@ def load_profile(ref: str) -> Profile:
         raise UserError(f"unknown rules profile {quote(ref)}: one of {', '.join(shipped) or '(none)'}, "
                         f"or a profile file")
     data, name = load_data(target)
-    error = schema_memo.first_error(paths.SPEC_SCHEMAS / "profile.schema.json", data)  # one validator a run
+    error = schema_memo.check(paths.SPEC_SCHEMAS / "profile.schema.json", data)
     if error is not None:
         raise schema_error(name, error) from None
     return make_profile(data["extends"], data.get("rules", {}), str(data["name"]), str(data["source"]), name)

@@ -120,15 +120,20 @@ def _load_rules(path: Path) -> GameRules:
     # jsonschema costs ~40 ms to import: validate a given file's bytes once, then remember it
     schema_bytes = (paths.SPEC_SCHEMAS / "game.schema.json").read_bytes()
     if not schema_memo.known_valid(schema_bytes, text.encode("utf-8")):
-        validate_game_data(data, str(path))
+        _check_game_data(data, str(path))
         schema_memo.remember_valid(schema_bytes, text.encode("utf-8"))
     return build_rules(data, str(path))
 
 
 def validate_game_data(data: dict[str, Any], name: str) -> None:
     """UserError (one line naming `name`) unless `data` is a valid game parameter document
-    (through one validator per process: schema_memo.first_error)."""
-    e = schema_memo.first_error(paths.SPEC_SCHEMAS / "game.schema.json", data)
+    (a run builds the rules of a hundred profiles: schema_memo.check remembers each document
+    that passed, and validates the others through one validator per process)."""
+    _check_game_data(data, name, schema_memo.check)
+
+
+def _check_game_data(data: dict[str, Any], name: str, check: Any = schema_memo.first_error) -> None:
+    e = check(paths.SPEC_SCHEMAS / "game.schema.json", data)
     if e is not None:
         where = "/".join(str(p) for p in e.absolute_path) or "(top)"
         raise UserError(f"{name}: {where}: {e.message}") from None

@@ -15,7 +15,10 @@ written, or no key, only costs speed.
 Within one process, `first_error` validates against a schema file through one validator made
 per schema (`jsonschema.validate` checks the schema against its meta-schema on every call:
 about 0.15 s each for the game schema, 107 times in a settle run; issue 41), with the error
-`jsonschema.validate` would raise.
+`jsonschema.validate` would raise. `check` is `first_error` with this memo in front, for
+documents that are data, not files (a profile's rules): a document is keyed by its `repr`
+(which tells 2 from "2" and True from 1) under the schema's bytes and a tag of its own, so a
+note for a document never stands for a file's text, nor a file's for a document.
 """
 from __future__ import annotations
 
@@ -118,4 +121,27 @@ def first_error(schema_path: Path, data: Any) -> "jsonschema.ValidationError | N
 
     error: jsonschema.ValidationError | None = jsonschema.exceptions.best_match(
         _validator(schema_path).iter_errors(data))
+    return error
+
+
+_REPR_TAG = b"\0python-repr"
+
+
+@lru_cache(maxsize=16)
+def _schema_bytes(schema_path: Path) -> bytes:
+    return schema_path.read_bytes()
+
+
+def check(schema_path: Path, data: Any) -> "jsonschema.ValidationError | None":
+    """`first_error`, skipped for a document this user's memo says passed this schema before."""
+    schema = _schema_bytes(schema_path) + _REPR_TAG
+    try:
+        doc = repr(data).encode("utf-8")
+    except (UnicodeEncodeError, RecursionError):  # a lone surrogate, a deep document: no memo
+        return first_error(schema_path, data)
+    if known_valid(schema, doc):
+        return None
+    error = first_error(schema_path, data)
+    if error is None:
+        remember_valid(schema, doc)
     return error

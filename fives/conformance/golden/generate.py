@@ -22,6 +22,7 @@ import yaml
 from fives.support.distribute import map_ordered
 from fives.support.errors import UserError
 from fives.rules import GameRules, load_rules
+from fives.conformance.golden import SUITE_VERSION  # defined there, read by runs without this module
 from fives.conformance.golden.builders import golden_builders
 from fives.conformance.golden.cases import CaseBuilder, case_id
 from fives.conformance.golden.idset import IdSet
@@ -32,7 +33,6 @@ if TYPE_CHECKING:
 
 #: 2 (suite_version 2, issue 26): every play state from whole seeded self-play matches
 GENERATOR_VERSION = "2"
-SUITE_VERSION = "2"
 BLOCK = 64  # most case indices per work unit: about half a second of work, one message each way
 MIN_BLOCK = 8
 #: Draws allowed per requested case before giving up (repeats: 0.5% at 1,500 cases, 4% at 100,000).

@@ -51,7 +51,7 @@ def badge_parts(results: list[CaseResult], plan: ProfilePlan | None = None,
                 interrupted: bool = False) -> dict[str, Any]:
     """What the badge says: {label, covered (the label after `fives: `), message, colour, passed,
     run, suite, games, rules}."""
-    from fives.conformance.golden.generate import SUITE_VERSION
+    from fives.conformance.golden import SUITE_VERSION
 
     run = [r for r in results if r.status != "skipped"]
     passed = sum(1 for r in run if r.status == "passed")

@@ -42,7 +42,7 @@ def store_path(command: str | None) -> Path:
 def scope(command: str | None, rules: str | None = None) -> dict[str, str | None]:
     """What a record vouches for: the engine command, the rules profile's digest (None: the
     seeds' rules) and the suite version."""
-    from fives.conformance.golden.generate import SUITE_VERSION
+    from fives.conformance.golden import SUITE_VERSION
 
     return {"engine": IN_PROCESS if command is None else command, "rules": rules, "suite": SUITE_VERSION}
 
