@@ -65,12 +65,39 @@ def test_a_valid_document_passes(game: str) -> None:
     assert schema_memo.first_error(GAME_SCHEMA, game_data(game)) is None
 
 
-def test_the_validator_is_made_once() -> None:
+def test_the_validator_is_made_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("FIVES_NO_CACHE", "1")  # no memo: every call validates
     schema_memo._validator.cache_clear()
     for _ in range(5):
         validate_game_data(game_data("horse-race"), "x")
     info = schema_memo._validator.cache_info()
     assert (info.misses, info.hits) == (1, 4)
+
+
+def test_the_memo_skips_only_documents_that_passed(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from fives.support import cache_key
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.setenv("FIVES_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("FIVES_CACHE_KEY", raising=False)
+    monkeypatch.delenv("FIVES_NO_CACHE", raising=False)
+    cache_key._secret.cache_clear()
+    asked: list[Any] = []
+    real = schema_memo.first_error
+    monkeypatch.setattr(schema_memo, "first_error", lambda path, data: asked.append(data) or real(path, data))
+    good, bad = game_data("horse-race"), _broken("horse-race")[0]
+    for _ in range(3):
+        validate_game_data(good, "x")
+        with pytest.raises(UserError) as e:
+            validate_game_data(bad, "doc.yaml")
+        assert str(e.value) == _jsonschema_line(bad, "doc.yaml")
+    assert asked.count(good) == 1 and asked.count(bad) == 3  # a bad document is never remembered
+    # 2 and "2" are different documents: a note for one does not stand for the other
+    other = game_data("horse-race")
+    other["deal"]["hand_size"] = {str(k): v for k, v in other["deal"]["hand_size"].items()}
+    assert repr(other) != repr(good)
+    assert (schema_memo.check(GAME_SCHEMA, other) is None) == (_jsonschema_line(other, "x") is None)
+    cache_key._secret.cache_clear()
 
 
 def test_a_profile_that_breaks_the_schema_names_the_key(tmp_path: Any) -> None:
