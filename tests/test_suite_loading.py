@@ -148,8 +148,11 @@ def test_an_unwritable_cache_only_costs_speed(tmp_path: Path) -> None:
 
 def test_a_document_json_cannot_hold_is_not_cached(cache: FixtureCache) -> None:
     cache.put("a" * 64, {"when": __import__("datetime").date(2024, 1, 1)})
-    cache.put("b" * 64, {"cases": {1: "int key"}})
+    cache.put("c" * 64, {"cases": {True: "bool key"}})
     assert not cache.folder.exists() or list(cache.folder.glob("*.json")) == []
+    # integer keys (YAML's `{2: 7}`) come back as ints (issue 41; tests/test_fixture_cache_int_keys.py)
+    cache.put("b" * 64, {"cases": {1: "int key"}})
+    assert cache.get("b" * 64) == {"cases": {1: "int key"}}
 
 
 # -- validators ---------------------------------------------------------------------------------
