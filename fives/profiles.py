@@ -46,10 +46,21 @@ def parameters(game: str) -> dict[str, Any]:
     return copy.deepcopy(_parameters(game))
 
 
-@lru_cache(maxsize=8)
+_PARAMETERS: dict[str, tuple[GameRules, dict[str, Any]]] = {}  # a cache: game -> (its rules, parameters)
+
+
 def _parameters(game: str) -> dict[str, Any]:
-    """`parameters`, made once per game and process (a suite's 215 inline profiles each ask:
-    issue 41); read-only: `parameters` hands out copies."""
+    """`parameters`, made once per game's rules (a suite's 215 inline profiles each ask: issue
+    41), read-only: `parameters` hands out copies. Kept beside the rules object it was read
+    from, so rules read again (another spec folder) are never answered from an older one."""
+    rules = load_rules(game)
+    got = _PARAMETERS.get(game)
+    if got is None or got[0] is not rules:
+        got = _PARAMETERS[game] = (rules, _read_parameters(game))
+    return got[1]
+
+
+def _read_parameters(game: str) -> dict[str, Any]:
     out: dict[str, Any] = {}
 
     def walk(prefix: str, node: Any) -> None:
