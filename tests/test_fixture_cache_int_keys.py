@@ -63,3 +63,17 @@ def test_a_plain_format_reader_misses_a_keyed_entry(home: Path, monkeypatch: pyt
     again = FixtureCache(home / "cache", secret=KEY)
     assert load_cases([f], cache=again) == load_cases([f], cache=False)
     assert again.rejected == 1
+
+
+@pytest.mark.parametrize("body", [b'{"\\u0000": 5}', b'{"\\u0000": [[[1], 2]]}', b'{"\\u0000": [[1, 2, 3]]}',
+                                  b'{"cases": {"\\u0000": [1]}}'])
+def test_a_keyed_entry_of_another_shape_is_a_miss(home: Path, body: bytes) -> None:
+    """Even an entry our MAC vouches for cannot make the loader fail: the source decides."""
+    f = paths.FIXTURES / KEYED[0]
+    store = FixtureCache(home / "cache", secret=KEY)
+    load_cases([f], cache=store)
+    (entry,) = store.folder.glob("*.json")
+    key = entry.stem
+    header = {"format": KEYED_FORMAT, "key": key, "mac": fixture_cache.entry_mac(KEY, key, body, KEYED_FORMAT)}
+    entry.write_bytes(json.dumps(header).encode() + b"\n" + body)
+    assert load_cases([f], cache=FixtureCache(home / "cache", secret=KEY)) == load_cases([f], cache=False)

@@ -230,7 +230,7 @@ def _decode(blob: bytes, key: str, secret: bytes) -> Any | None:
         # the MAC says we wrote it, from a validated document: the bounded reader's regexes
         # (a third of a warm load) would only check again what validation checked
         return json.loads(body) if fmt == FORMAT else _unpairs(json.loads(body))
-    except (ValueError, UnicodeDecodeError, RecursionError):
+    except (ValueError, UnicodeDecodeError, RecursionError, TypeError):  # TypeError: pairs of another shape
         return None
 
 
