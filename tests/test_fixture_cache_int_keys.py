@@ -16,6 +16,8 @@ from fives.support import cache_key, paths
 KEY = bytes(range(32))
 KEYED = ["mutation/play/horse-race-profiles.yaml", "mutation/profiles/profiles.yaml", "variants/horse-race.yaml",
          "variants/american-sniff.yaml"]
+#: the variant files hold a few hundred cases each: over ~0.45 s to load twice
+SLOW = ("variants/horse-race.yaml", "variants/american-sniff.yaml")
 
 
 @pytest.fixture()
@@ -28,7 +30,7 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path
 
 
-@pytest.mark.parametrize("name", KEYED)
+@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.slow) if n in SLOW else n for n in KEYED])
 def test_int_keyed_files_round_trip(home: Path, name: str) -> None:
     f = paths.FIXTURES / name
     truth = load_cases([f], cache=False)
