@@ -4,4 +4,4 @@
 # 130 with no verdict. Prints pytest's summary: "60 passed" is the goal. Usage, from the checkout:
 #   sh benchmarks/puzzles_sigint.sh [TRIES]
 set -e
-FIVES_SIGINT_TRIES="${1:-20}" exec python -m pytest -q -p no:randomly tests/test_puzzles_sigint.py
+FIVES_SIGINT_TRIES="${1:-20}" exec python -m pytest -q tests/test_puzzles_sigint.py
