@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from functools import lru_cache
-from typing import IO, Any, Callable
+from typing import IO, Any
 
 from fives.conformance.engines.drivers import PROTOCOL_VERSION, ReferenceEngine
 from fives.support.errors import UserError
@@ -52,7 +52,7 @@ def handle(engine: ReferenceEngine, msg: Any, max_perft_depth: int = MAX_PERFT_D
     if msg.get("rules") is not None and not isinstance(msg["rules"], dict):  # --rules P ignores it, but not its type
         return {"id": rid, "error": f"rules: expected an object {{name, extends, digest, overrides}}, not "
                                     f"{json_type(msg['rules'])}"}
-    problem = input_problem(kind, msg["input"])
+    problem = wrong_type(kind, msg["input"])
     if problem is not None:  # before the scope: `"players": [2]` is malformed, not another scope
         return {"id": rid, "error": f"malformed input: {quote(problem, 300)[1:-1]}"}
     if (scope := engine.handshake.scope) is not None:  # an engine of a narrower scope declines the rest
@@ -70,8 +70,7 @@ def handle(engine: ReferenceEngine, msg: Any, max_perft_depth: int = MAX_PERFT_D
         # capability; `fives serve --rules P` plays P whatever a request says
         return {"id": rid, "result": engine.answer(kind, game, msg["input"], msg.get("rules"))}
     except (UserError, IllegalPlacement, ValueError, KeyError, TypeError) as e:
-        problem = input_problem(kind, msg["input"], fast=False) if isinstance(e, (KeyError, TypeError, ValueError)) \
-            else None
+        problem = input_problem(kind, msg["input"]) if isinstance(e, (KeyError, TypeError, ValueError)) else None
         if problem is not None:  # a malformed input says what is wrong with it, not where the engine tripped
             return {"id": rid, "error": f"malformed input: {quote(problem, 300)[1:-1]}"}
         return {"id": rid, "error": f"{type(e).__name__}: {quote(str(e), 300)[1:-1]}"}
@@ -90,41 +89,52 @@ def json_type(value: Any) -> str:
     return {dict: "an object", list: "a list", str: "a string"}.get(type(value), type(value).__name__)
 
 
-def input_problem(kind: str, value: Any, fast: bool = True) -> str | None:
+def input_problem(kind: str, value: Any) -> str | None:
     """What makes `value` no input of `kind` by the kind's schema (conformance/schema/kinds/),
-    as one line naming the path; None when it is one. The compiled check answers a good input
-    (most of them) in microseconds; jsonschema, the authority, says what is wrong (`fast=False`:
-    jsonschema alone, for an input the compiled check let through and the engine tripped on)."""
-    checks = _input_checks(kind)
-    if checks is None:
+    as one line naming the path; None when it is one."""
+    import jsonschema
+
+    from fives.conformance.cases.kinds import load_kinds
+    from fives.support import paths
+    from fives.support.reading import load_json_schema
+
+    info = load_kinds().get(kind)
+    if info is None:
         return None
-    compiled, full = checks
-    if fast:
-        import fastjsonschema
-
-        try:
-            compiled(value)
-            return None
-        except fastjsonschema.JsonSchemaException:
-            pass
-        except Exception:  # noqa: BLE001 - a value the compiled code trips on: jsonschema decides
-            pass
-    from fives.conformance.cases.schema_check import explain
-
-    error = explain(full, value)
+    case_schema = load_json_schema(paths.CONFORMANCE_SCHEMAS / "kinds" / info.schema)
+    schema = {**case_schema["properties"]["input"], "$defs": case_schema.get("$defs", {})}
+    error = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(schema).iter_errors(value))
     if error is None:
         return None
     where = "input" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.absolute_path)
     return f"{where}: {error.message}"
 
 
-@lru_cache(maxsize=None)
-def _input_checks(kind: str) -> tuple[Callable[[Any], Any], Any] | None:
-    """The kind's input schema, compiled (fastjsonschema) and as jsonschema's validator; read once
-    per process (the schemas are package data that never change while it runs)."""
-    import fastjsonschema
-    import jsonschema
+def wrong_type(kind: str, value: dict[str, Any]) -> str | None:
+    """The first field of the input `value` whose JSON type its kind's schema does not allow
+    (`"players": [2]`, `"score": 1.5`), as input_problem words it; None when every field's type
+    is one the schema allows. Only the JSON types, read once per kind: cheap enough for every
+    request, and jsonschema (40 ms to import) is asked only to word a refusal."""
+    allowed = _field_types(kind)
+    for field, item in value.items():
+        types = allowed.get(field)
+        if types is not None and not any(_is_json_type(item, t) for t in types):
+            return input_problem(kind, value) or f"input.{field}: {item!r} is not of type {', '.join(sorted(types))}"
+    return None
 
+
+def _is_json_type(value: Any, name: str) -> bool:
+    if name in ("integer", "number") and isinstance(value, bool):
+        return False
+    return isinstance(value, {"integer": int, "number": (int, float), "boolean": bool, "string": str,
+                              "array": list, "object": dict, "null": type(None)}.get(name, object))
+
+
+@lru_cache(maxsize=None)
+def _field_types(kind: str) -> dict[str, frozenset[str]]:
+    """Field -> the JSON types the kind's input schema allows for it (through `$ref`, `oneOf`
+    and `anyOf`); a field whose schema names no type is left out (any type is checked by the
+    engine). Read once per process: the schemas are package data."""
     from fives.conformance.cases.kinds import kind_named
     from fives.support import paths
     from fives.support.reading import load_json_schema
@@ -132,10 +142,25 @@ def _input_checks(kind: str) -> tuple[Callable[[Any], Any], Any] | None:
     try:
         info = kind_named(kind)
     except KeyError:
-        return None
+        return {}
     case_schema = load_json_schema(paths.CONFORMANCE_SCHEMAS / "kinds" / info.schema)
-    schema = {**case_schema["properties"]["input"], "$defs": case_schema.get("$defs", {})}
-    return fastjsonschema.compile(schema), jsonschema.Draft202012Validator(schema)
+    defs = case_schema.get("$defs", {})
+
+    def types(node: Any, depth: int = 0) -> frozenset[str] | None:
+        if not isinstance(node, dict) or depth > 8:
+            return None
+        if "type" in node:
+            return frozenset([node["type"]] if isinstance(node["type"], str) else node["type"])
+        if isinstance(node.get("$ref"), str) and node["$ref"].startswith("#/$defs/"):
+            return types(defs.get(node["$ref"].removeprefix("#/$defs/")), depth + 1)
+        branches = node.get("oneOf") or node.get("anyOf")
+        if isinstance(branches, list):
+            found = [types(b, depth + 1) for b in branches]
+            return None if any(f is None for f in found) else frozenset().union(*found)  # type: ignore[arg-type]
+        return None
+
+    props = case_schema["properties"]["input"].get("properties", {})
+    return {field: t for field, node in props.items() if (t := types(node)) is not None}
 
 
 def serve(engine: ReferenceEngine, stdin: IO[str], stdout: IO[str], max_perft_depth: int = MAX_PERFT_DEPTH) -> int:
