@@ -117,24 +117,22 @@ def wrong_type(kind: str, value: dict[str, Any]) -> str | None:
     request, and jsonschema (40 ms to import) is asked only to word a refusal."""
     allowed = _field_types(kind)
     for field, item in value.items():
-        types = allowed.get(field)
-        if types is not None and not any(_is_json_type(item, t) for t in types):
-            return input_problem(kind, value) or f"input.{field}: {item!r} is not of type {', '.join(sorted(types))}"
+        accepted = allowed.get(field)
+        if accepted is not None and not (isinstance(item, accepted[0]) and (accepted[1] or type(item) is not bool)):
+            return input_problem(kind, value)  # the authority: to jsonschema, 2.0 is an integer
     return None
 
 
-def _is_json_type(value: Any, name: str) -> bool:
-    if name in ("integer", "number") and isinstance(value, bool):
-        return False
-    return isinstance(value, {"integer": int, "number": (int, float), "boolean": bool, "string": str,
-                              "array": list, "object": dict, "null": type(None)}.get(name, object))
+#: each JSON type's Python classes once decoded (a bool is an int to Python, never a JSON number)
+PY_TYPES: dict[str, tuple[type, ...]] = {"integer": (int,), "number": (int, float), "boolean": (bool,),
+                                         "string": (str,), "array": (list,), "object": (dict,), "null": (type(None),)}
 
 
 @lru_cache(maxsize=None)
-def _field_types(kind: str) -> dict[str, frozenset[str]]:
-    """Field -> the JSON types the kind's input schema allows for it (through `$ref`, `oneOf`
-    and `anyOf`); a field whose schema names no type is left out (any type is checked by the
-    engine). Read once per process: the schemas are package data."""
+def _field_types(kind: str) -> dict[str, tuple[tuple[type, ...], bool]]:
+    """Field -> (the Python classes of the JSON types the kind's input schema allows for it,
+    through `$ref`, `oneOf` and `anyOf`; whether a boolean is one); a field whose schema names no
+    type is left out (the engine reads it). Read once per process: the schemas are package data."""
     from fives.conformance.cases.kinds import kind_named
     from fives.support import paths
     from fives.support.reading import load_json_schema
@@ -160,7 +158,8 @@ def _field_types(kind: str) -> dict[str, frozenset[str]]:
         return None
 
     props = case_schema["properties"]["input"].get("properties", {})
-    return {field: t for field, node in props.items() if (t := types(node)) is not None}
+    return {field: (tuple(c for name in sorted(t) for c in PY_TYPES.get(name, (object,))), "boolean" in t)
+            for field, node in props.items() if (t := types(node)) is not None}
 
 
 def serve(engine: ReferenceEngine, stdin: IO[str], stdout: IO[str], max_perft_depth: int = MAX_PERFT_DEPTH) -> int:
