@@ -40,9 +40,9 @@ COMMANDS = {
 }
 
 
-def read_until(fd: int, seen: bytearray, done: bytes | None, deadline: float) -> bool:
-    """Read the terminal into `seen` until it holds `done` (None: until the command closes it)."""
-    while done is None or done not in seen:
+def read_until(fd: int, seen: bytearray, done: re.Pattern[bytes] | None, deadline: float) -> bool:
+    """Read the terminal into `seen` until `done` matches it (None: until the command closes it)."""
+    while done is None or not done.search(seen):
         left = deadline - time.monotonic()
         if left <= 0:
             return False
@@ -71,10 +71,11 @@ def interrupt(tmp: Path, args: list[str], label: str, after_first: bool, delay: 
     os.close(slave)
     seen = bytearray()
     try:
-        event = f"{label} [".encode()
+        event = re.compile(re.escape(f"{label} [".encode()))
         assert read_until(master, seen, event, time.monotonic() + DEADLINE), seen.decode(errors="replace")
-        if after_first:  # the bar's count moves past 0: the first puzzle is done, the next one solving
-            assert read_until(master, seen, b" 1/", time.monotonic() + DEADLINE), seen.decode(errors="replace")
+        if after_first:  # the bar's count moves past 0 (it may skip a number): a puzzle is done, the next solving
+            moved = re.compile(rb"\] [1-9][0-9]*/[0-9]+")
+            assert read_until(master, seen, moved, time.monotonic() + DEADLINE), seen.decode(errors="replace")
         time.sleep(delay)  # the moment: a random delay after the event
         assert proc.poll() is None, "the command ended before the interrupt: give it more work"
         os.killpg(proc.pid, signal.SIGINT)
