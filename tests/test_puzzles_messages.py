@@ -83,3 +83,15 @@ def test_solve_names_the_file_and_numbers_from_1(tmp_path: Path) -> None:
     r = fives("puzzles", "solve", "mine.yaml", cwd=tmp_path)
     assert r.returncode == 2 and r.stdout == ""
     assert r.stderr.startswith("fives: error: mine.yaml: puzzle 1: layout placement 1: "), r.stderr
+
+
+def test_book_numbers_from_1_and_names_the_file(tmp_path: Path) -> None:
+    data = yaml.safe_load(SET.read_text(encoding="utf-8"))
+    data["puzzles"][1]["layout"][1]["tile"] = "[6|6]"  # no longer joins its neighbour
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    pid = data["puzzles"][1]["id"]
+    for extra in ([], ["--interactive"]):
+        r = fives("book", str(bad), *extra, "--out", "b.html", cwd=tmp_path)
+        assert r.returncode == 2 and not (tmp_path / "b.html").exists()
+        assert r.stderr.startswith(f"fives: error: {bad}: puzzle 2 ({pid}): layout placement 1: value-mismatch"), r.stderr
