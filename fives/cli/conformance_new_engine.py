@@ -30,9 +30,12 @@ def new_engine_cmd(folder: Path, language: str, force: bool) -> None:
 
         fives conformance run --engine "python3 DIR/engine.py" --validate
 
-    The walk from here to a passing engine: docs/engine-authors.md. Exit 0 when written, 2 for
-    a non-empty DIR without --force (nothing is written) or a DIR that cannot be written. The
-    folder is written as one set, renamed into place: it is never left half written.
+    (single-quoted when DIR holds a quote, `$` or a backquote; `./-x` for a DIR starting with
+    `-`). DIR is written into no code and no comment. The walk from here to a passing engine:
+    docs/engine-authors.md. Exit 0 when written, 2 for a non-empty DIR without --force (nothing
+    is written), a DIR that cannot be written, one whose path holds a control character or is
+    not UTF-8, or a symbolic-link loop. The folder is written as one set, renamed into place:
+    it is never left half written.
     """
     from fives.conformance.engines.skeleton import engine_arg, skeleton, skeleton_files
     from fives.support.staging import staged_folder
