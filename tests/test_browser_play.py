@@ -200,3 +200,25 @@ def test_page_prints_like_the_book(page: Page, page_file: Path, puzzles: list[An
     pdf = page.call("Page.printToPDF", printBackground=True, preferCSSPageSize=True)["data"]
     assert len(pdf) > 1000
     assert page.errors() == []
+
+
+def spoken_buttons(page: Page, puzzle_id: str) -> list[str]:  # noqa: F811
+    """The names the accessibility tree gives the hand's buttons of one puzzle card: what a
+    screen reader says for each, computed by the browser (aria-label, else the content)."""
+    page.call("DOM.enable")
+    page.call("Accessibility.enable")
+    root = page.call("DOM.getDocument", depth=0)["root"]["nodeId"]
+    group = page.call("DOM.querySelector", nodeId=root,
+                      selector=f'[data-puzzle="{puzzle_id}"] .hand-buttons')["nodeId"]
+    assert group, puzzle_id
+    nodes = page.call("Accessibility.queryAXTree", nodeId=group, role="button")["nodes"]
+    return [n["name"]["value"] for n in nodes if not n.get("ignored")]
+
+
+@pytest.mark.parametrize("kind", ["single", "turn", "build"])
+def test_hand_buttons_have_spoken_names(opened: Page, puzzles: list[Any], kind: str) -> None:
+    pz = first(puzzles, kind)
+    names = spoken_buttons(opened, pz.id)
+    word = "tile" if kind == "build" else "hand tile"  # a build puzzle's tiles are no hand
+    assert names == [f"{word} {t}" for t in pz.problem.tiles]
+    assert not any("han tile" in n or "tile tile" in n for n in names)

@@ -70,7 +70,7 @@ def _sample(tmp_path: Path, change, name: str = "set.yaml") -> Path:
 @pytest.mark.parametrize("change,words", [
     (lambda d: d.update(count=d["count"] + 1), "count says 21 but the set holds 20 puzzles"),
     (lambda d: d.update(puzzles=d["puzzles"] + d["puzzles"][:1], count=21),
-     "puzzle 20 (AS-S-67fe014003) repeats puzzle 0 (AS-S-67fe014003)"),
+     "puzzle 21 (AS-S-67fe014003) repeats puzzle 1 (AS-S-67fe014003)"),
     (lambda d: d.update(kinds=["build"]), "kind single is not among the set's kinds"),
 ])
 def test_verify_checks_the_set(tmp_path: Path, change, words: str) -> None:
@@ -84,7 +84,7 @@ def test_to_golden_on_an_illegal_layout_is_one_line(tmp_path: Path) -> None:
     out = tmp_path / "fixtures.yaml"
     r = run(["puzzles", "to-golden", str(_sample(tmp_path, illegal)), "--out", str(out)])
     assert r.exit_code == 2 and isinstance(r.exception, SystemExit)
-    assert "puzzle 0 (AS-S-67fe014003): layout placement 1: value-mismatch" in r.stderr
+    assert "puzzle 1 (AS-S-67fe014003): layout placement 1: value-mismatch" in r.stderr
     assert not out.exists()
 
 

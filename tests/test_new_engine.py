@@ -169,7 +169,8 @@ def test_a_non_empty_folder_is_refused_without_force(tmp_path: Path) -> None:
     # --force replaces only a folder that holds nothing but a skeleton's files
     (tmp_path / "mine" / "notes.txt").write_text("keep me\n")
     r = fives("conformance", "new-engine", "mine", "--language", "python", "--force", cwd=tmp_path)
-    assert r.returncode == 2 and len(r.stderr.splitlines()) == 1 and "mine/notes.txt" in r.stderr
+    assert r.returncode == 2 and len(r.stderr.splitlines()) == 1 and "not a file of a skeleton engine" in r.stderr
+    assert "mine/notes.txt" in r.stderr or "mine/engine.py" in r.stderr  # the first found: both are the user's
     assert (tmp_path / "mine" / "engine.py").read_text() == "my own work\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["mine"]  # no staging folder left behind
     r = fives("conformance", "new-engine", ".", "--language", "python", cwd=tmp_path / "mine")
@@ -190,11 +191,11 @@ def test_force_replaces_a_skeleton(tmp_path: Path) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == ["e"]
 
 
-def test_a_folder_path_that_would_break_the_code_or_the_command_is_refused(tmp_path: Path) -> None:
-    for bad in ('bob"s', "bob's", "a\nb", "x$y"):
+def test_a_folder_path_that_would_break_the_printed_command_is_refused(tmp_path: Path) -> None:
+    for bad in ("a\nb", "a\rb", "x\x1by"):
         r = fives("conformance", "new-engine", bad, "--language", "python", cwd=tmp_path)
         assert r.returncode == 2 and len(r.stderr.splitlines()) == 1, (bad, r.stderr)
-        assert "give a folder whose path holds no" in r.stderr
+        assert "give a folder whose path holds no control character" in r.stderr
     assert not any(tmp_path.iterdir())
     # a space is quoted; the engine's name keeps to letters, digits, '.', '_' and '-'
     r = fives("conformance", "new-engine", "my engine", "--language", "python", cwd=tmp_path)

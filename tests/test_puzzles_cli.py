@@ -66,7 +66,7 @@ def test_verify_passes_then_names_the_tampered_puzzle(hr_set, tmp_path):
     bad.write_text(yaml.safe_dump(data))
     r = CliRunner().invoke(main, ["puzzles", "verify", str(bad)])
     assert r.exit_code == 2
-    assert f"puzzle 2 ({data['puzzles'][2]['id']})" in r.output and "solution_points" in r.output
+    assert f"puzzle 3 ({data['puzzles'][2]['id']})" in r.output and "solution_points" in r.output
 
 
 def test_solve_reports_a_second_answer(tmp_path):

@@ -87,7 +87,7 @@ def test_the_cli_and_the_api_give_the_same_verdicts(profiled: tuple[Path, Path],
     assert [c.ok for c in checks] == [True, True, False, True]
     r = CliRunner().invoke(main, ["puzzles", "verify", str(bad), "--rules", str(profile)])
     assert r.exit_code == 2 and r.stdout == ""
-    assert r.stderr == f"fives: error: {bad}: puzzle 2 ({checks[2].id}): {checks[2].reason}\n"
+    assert r.stderr == f"fives: error: {bad}: puzzle 3 ({checks[2].id}): {checks[2].reason}\n"
     # and solve: every answer the command prints is the API's
     r = CliRunner().invoke(main, ["puzzles", "solve", str(path), "--json"])
     assert r.exit_code == 0, r.output

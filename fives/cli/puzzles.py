@@ -105,7 +105,8 @@ def puzzles() -> None:
 def generate_cmd(games: tuple[str, ...], kind: str | None, count: int, seed: int, difficulty: int | None,
                  theme: str | None, order: str, out: str, json_flag: bool, dask: str | None, profile: Profile | None = None) -> None:
     """Generate COUNT puzzles, each proven unique by z3 and by brute-force count. With --rules
-    P the puzzles of P's game are posed and solved under P, and the set records P."""
+    P the puzzles of P's game are posed and solved under P, and the set records P. Says what it
+    wrote in one line ("fives: wrote 6 puzzles to set.yaml"; nothing more with --out -)."""
     from fives.puzzles import api
 
     if len(set(games)) != len(games):
@@ -116,6 +117,10 @@ def generate_cmd(games: tuple[str, ...], kind: str | None, count: int, seed: int
         pset = api.generate(games, count, seed, kind=kind, difficulty=difficulty, theme=theme,
                             order=cast("api.Order", order), progress=tick, dask=dask, profile=profile)
     _write(pset.dumps(_as_json(out, json_flag)), out)
+    if out != "-":  # what was written, as new-engine says it (with --out - the set itself is stdout)
+        from fives.support.sanitize import clean_name
+
+        click.echo(f"fives: wrote {plural(len(pset), 'puzzle')} to {clean_name(out)}")
     if pset.fallback:
         click.echo(f"fives: warning: {plural(pset.fallback, 'puzzle')} could not reach grade {difficulty} and took the "
                    "nearest grade", err=True)
@@ -140,11 +145,12 @@ def solve_cmd(file: str, limit: int, json_flag: bool, time_limit: float | None) 
     from fives.puzzles.model import dumps, load_problems
 
     _require_z3()
-    problems, _ = load_problems(_sample(file))
+    problems, name = load_problems(_sample(file))
     results, bad, undecided = [], 0, 0
     with _progress(len(problems), "solving") as tick:
         for label, problem, rec in problems:
-            solved = api.solve(problem, limit=limit, time_limit=time_limit or api.DEFAULT_TIME_LIMIT, name=label)
+            solved = api.solve(problem, limit=limit, time_limit=time_limit or api.DEFAULT_TIME_LIMIT,
+                               name=f"{name}: {label}")
             bad += solved.unique is not True
             undecided += solved.undecided is not None
             results.append(_solved_record(rec.get("id", label), solved))
@@ -201,7 +207,7 @@ def verify_cmd(file: str, budget: int | None, no_grade: bool, time_limit: float 
     name, count = files[0].file, len(files[0])
     agreed = 0
     with _progress(count, "verifying") as tick:
-        for i, report in enumerate(checks):
+        for i, report in enumerate(checks, 1):
             if not report.ok:
                 raise UserError(f"{name}: puzzle {i} ({report.id}): {report.reason}", EXIT_BAD_INPUT)
             agreed += report.brute == "agrees"

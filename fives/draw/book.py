@@ -77,14 +77,14 @@ def from_puzzles(puzzles: Iterable[object], name: str = "puzzle set") -> list[Bo
     from fives.puzzles.verify import BadPuzzle, replay
 
     out = []
-    for pz in puzzles:
+    for n, pz in enumerate(puzzles, 1):  # numbered from 1, as every puzzle message says it
         p = pz.problem  # type: ignore[attr-defined]
         try:
             points = replay(p, tuple(pz.solution))  # type: ignore[attr-defined]
         except BadPuzzle as e:
-            raise UserError(f"{name}: puzzle {pz.id}: {e}") from None  # type: ignore[attr-defined]
+            raise UserError(f"{name}: puzzle {n} ({pz.id}): {e}") from None  # type: ignore[attr-defined]
         if points != tuple(pz.solution_points):  # type: ignore[attr-defined]
-            raise UserError(f"{name}: puzzle {pz.id}: solution_points "  # type: ignore[attr-defined]
+            raise UserError(f"{name}: puzzle {n} ({pz.id}): solution_points "  # type: ignore[attr-defined]
                             f"{list(pz.solution_points)} but the engine scores {list(points)}")  # type: ignore[attr-defined]
         out.append(BookPuzzle(pz.id, p.game, p.kind, tuple(p.layout), tuple(p.tiles), p.target,  # type: ignore[attr-defined]
                               tuple(pz.solution), points,  # type: ignore[attr-defined]

@@ -111,8 +111,9 @@ def _card(n: int, p: BookPuzzle) -> list[str]:
     table = _layout(rules, p.layout, f"puzzle {n} ({p.id}): layout")
     diagram = render_layout(table, legend=False) if len(table) else '<p class="empty">The table is empty.</p>'
     word = "Tiles" if p.kind == "build" else "Hand"
+    spoken = "tile" if p.kind == "build" else "hand tile"  # each button's name, as a screen reader says it
     buttons = "".join(
-        f'<button type="button" data-tile="{escape(str(t))}" aria-pressed="false" aria-label="{word[:-1].lower()} tile '
+        f'<button type="button" data-tile="{escape(str(t))}" aria-pressed="false" aria-label="{spoken} '
         f'{escape(str(t))}">{render_hand([t], str(t))}</button>' for t in p.tiles)
     themes = "".join(f'<span class="theme">{escape(t)}</span>' for t in p.themes)
     return [

@@ -325,7 +325,7 @@ def verify_each(puzzles: PuzzleSet | Puzzle | Iterable[Puzzle] | str | os.PathLi
         records = [p._record() for p in items]
         if isinstance(puzzles, PuzzleSet):
             check_set({"count": len(records), "games": list(puzzles.games), "kinds": list(puzzles.kinds)},
-                      [(f"puzzle {i} ({p.id})", p) for i, p in enumerate(records)])
+                      [(f"puzzle {i} ({p.id})", p) for i, p in enumerate(records, 1)])
     return _checks(records, budget, grade, time_limit)
 
 

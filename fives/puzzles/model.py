@@ -218,7 +218,10 @@ def set_profile(data: Any, name: str) -> Profile | None:
 def problem_from_dict(d: dict[str, Any], where: str, profile: Profile | None = None) -> Problem:
     game, kind = d["game"], d["kind"]
     profile = profile if profile is not None and profile.extends == game and profile.overrides else None
-    rules = Problem(game, kind, (), (), 0, profile).rules
+    try:
+        rules = Problem(game, kind, (), (), 0, profile).rules
+    except UserError as e:  # an unknown game (a typo): named by the file and the puzzle
+        raise UserError(f"{where}: {e}") from None
     if kind == "turn" and not rules.has_continuation:
         raise UserError(f"{where}: {game} has no continuation rule, so it has no turn puzzles")
     layout = _placements(d.get("layout", []), f"{where}: layout placement")
@@ -263,7 +266,7 @@ def load_problems(path: str | Path) -> tuple[list[tuple[str, Problem, dict[str, 
     out = []
     profile = set_profile(data, name)
     for i, rec in enumerate(records):
-        label = f"puzzle {i}" + (f" ({rec['id']})" if isinstance(rec, dict) and isinstance(rec.get("id"), str) else "")
+        label = f"puzzle {i + 1}" + (f" ({rec['id']})" if isinstance(rec, dict) and isinstance(rec.get("id"), str) else "")
         _validate(rec, f"{name}: {label}", "#/$defs/problem")
         out.append((label, problem_from_dict(rec, f"{name}: {label}", profile), rec))
     return out, name
@@ -278,6 +281,6 @@ def load_set(path: str | Path) -> tuple[dict[str, Any], list[tuple[str, Puzzle]]
     out = []
     profile = set_profile(data, name)
     for i, rec in enumerate(data["puzzles"]):
-        label = f"puzzle {i} ({rec['id']})"
+        label = f"puzzle {i + 1} ({rec['id']})"  # numbered from 1 in every message, as a reader counts
         out.append((label, puzzle_from_dict(rec, f"{name}: {label}", profile)))
     return data, out, name

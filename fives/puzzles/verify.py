@@ -91,11 +91,13 @@ def check(puzzle: Puzzle, budget: int | None = DEFAULT_BUDGET, grade: bool = Tru
     from fives.puzzles.z3model import OverBudget, PuzzleModel
 
     problem = puzzle.problem
-    if puzzle.id != problem.puzzle_id():
-        raise BadPuzzle(f"id {puzzle.id} does not match the content (expected {problem.puzzle_id()})")
+    # the content's own problems first: an edited tile shows as an illegal solution, not only as
+    # the id (a hash of the content) no longer matching
     pts = replay(problem, puzzle.solution)
     if pts != puzzle.solution_points:
         raise BadPuzzle(f"solution_points {list(puzzle.solution_points)} but the engine scores {list(pts)}")
+    if puzzle.id != problem.puzzle_id():
+        raise BadPuzzle(f"id {puzzle.id} does not match the content (expected {problem.puzzle_id()})")
     try:
         found = PuzzleModel(problem).solve(limit=2, time_limit=time_limit)
     except OverBudget as e:

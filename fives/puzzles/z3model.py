@@ -9,6 +9,7 @@ block the answer found, and get unsat. Import lazily: z3 is heavy.
 """
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -24,6 +25,10 @@ LINE_A, LINE_B, BRANCH_A, BRANCH_B = Side.LINE_A, Side.LINE_B, Side.BRANCH_A, Si
 #: Default seconds `fives puzzles solve` and `verify` give z3 per puzzle (`--time-limit`).
 DEFAULT_TIME_LIMIT = 60.0
 Slot = tuple[Tile, Side]
+#: z3's reasons for an "unknown" a Ctrl-C caused (its handler, or an interrupt of the solver)
+INTERRUPTED = frozenset({"interrupted from keyboard", "interrupted"})
+#: seconds an interrupted check is given to return before the stop goes on without it
+INTERRUPT_GRACE = 5.0
 
 
 class OverBudget(RuntimeError):
@@ -58,6 +63,7 @@ class PuzzleModel:
         self.steps = 1 if problem.kind == "single" else len(self.pool)
         self.solver = z3.Solver()
         self.solver.set("random_seed", seed)
+        self.solver.set("ctrl_c", False)  # z3's own SIGINT handler would turn Ctrl-C into "unknown": see _check
         self.every_double_spins = rules.spinner_policy == "every-double"
         self.l0_spinners = set(self.l0.spinners)
         self.root: Tile | None = self.l0.tiles[0] if len(self.l0) else None
@@ -282,9 +288,11 @@ class PuzzleModel:
                 if left_ms <= 0:
                     raise OverBudget(f"z3 did not decide within the time budget of {time_limit:g} s")
                 self.solver.set("timeout", left_ms)
-            r = self.solver.check()
+            r = self._check()
             if r == z3.unknown:
                 reason = self.solver.reason_unknown()
+                if reason in INTERRUPTED:  # a Ctrl-C z3 took for itself after all: it is the user's
+                    raise KeyboardInterrupt()
                 if deadline is not None and reason in ("timeout", "canceled"):
                     raise OverBudget(f"z3 did not decide within the time budget of {time_limit:g} s")
                 raise OverBudget(f"z3 gave up: {reason}")
@@ -295,6 +303,33 @@ class PuzzleModel:
             self._block(ks)
         out.sort(key=lambda a: [str(p) for p in a[0]])
         return out
+
+    def _check(self) -> Any:
+        """`solver.check()`, in a worker thread while this one waits: z3 handles no signal here
+        (`ctrl_c` off), so a Ctrl-C or SIGTERM reaches Python's handler at once, in the waiting
+        thread, and is the user's stop (fives/support/stop.py), never a verdict on the puzzle;
+        the solver is interrupted and its thread waited for before the stop goes on."""
+        if threading.current_thread() is not threading.main_thread():
+            return self.solver.check()  # signals reach only the main thread: nothing to wait for
+        box: list[Any] = []
+
+        def run() -> None:
+            try:
+                box.append(self.solver.check())
+            except BaseException as e:  # noqa: BLE001 - handed to the waiting thread
+                box.append(e)
+
+        worker = threading.Thread(target=run, name="z3-check", daemon=True)
+        worker.start()
+        try:
+            worker.join()
+        except BaseException:
+            self.solver.interrupt()
+            worker.join(INTERRUPT_GRACE)
+            raise
+        if isinstance(box[0], BaseException):
+            raise box[0]
+        return box[0]
 
     def statistics(self) -> dict[str, float]:
         st = self.solver.statistics()

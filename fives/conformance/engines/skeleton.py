@@ -9,19 +9,24 @@ package data (`skeletons/<language>/`); the kinds' notes below fill in one stub 
 """
 from __future__ import annotations
 
+import os
 import re
 import shlex
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
+from typing import Iterator
 
 from fives.support.errors import UserError
-from fives.support.sanitize import clean_name, quote
+from fives.support.sanitize import clean_name
 
 LANGUAGES = ("python", "javascript")
-#: characters a skeleton's folder path may not hold besides control characters: they would end a
-#: string or a comment of the code it is written into, or the double-quoted command it prints
-UNSAFE = frozenset("\"'\\`$!")
+#: characters that end or expand a double-quoted shell word: a command holding one is printed
+#: single-quoted instead (its own single quotes, shlex's, stay as they are in double quotes). The folder's path is written into no code and no comment (a line end of
+#: some language, U+2028 in JavaScript, would end the comment), only into the README and stdout.
+SHELL_SPECIAL = frozenset("\"\\`$!")
+#: the most of a skeleton's file `--force` reads to recognise it (the largest is about 4 KB)
+MOST_READ = 64 * 1024
 
 
 @dataclass(frozen=True)
@@ -112,16 +117,24 @@ def skeleton(folder: Path, language: str) -> Skeleton:
     """The skeleton engine for `folder` (its name names the engine) in `language`."""
     if language not in LANGUAGES:
         raise UserError(f"--language {language}: one of {', '.join(LANGUAGES)}")
-    unsafe = sorted({c for c in str(folder) if ord(c) < 32 or c in UNSAFE})
-    if unsafe:  # the folder's path is written into code, comments and a quoted command line
-        raise UserError(f"{clean_name(str(folder))}: give a folder whose path holds no {quote(''.join(unsafe))} "
-                        "(it is written into the engine's code and its command line)")
+    path = str(folder)
+    if any(ord(c) < 32 or c == "\x7f" for c in path):  # the printed command would not be one line
+        raise UserError(f"{clean_name(path)}: give a folder whose path holds no control character "
+                        "(it is printed in the engine's command line)")
+    if any("\ud800" <= c <= "\udfff" for c in path):  # bytes that are not UTF-8, as Python decodes them
+        raise UserError(f"{clean_name(path)}: give a folder whose name is UTF-8 text (it is printed in "
+                        "the engine's command line and README)")
     suffix = ".py" if language == "python" else ".js"
-    engine = shlex.quote(f"{folder.as_posix()}/engine{suffix}")
-    command = f"python3 {engine}" if language == "python" else f"node {engine}"
-    # the engine's name, as its hello says it: the folder's name, in letters, digits, '.', '_' and '-'
-    name = re.sub(r"[^A-Za-z0-9._-]+", "-", folder.resolve().name).strip("-.") or "my-engine"
-    values = {"name": name, "command": command, "language": "Python" if language == "python" else "JavaScript",
+    where = folder.as_posix()
+    where = f"./{where}" if where.startswith("-") else where  # `node -x/engine.js` would be an option
+    command = f"{'python3' if language == 'python' else 'node'} {shlex.quote(f'{where}/engine{suffix}')}"
+    try:  # the engine's name, as its hello says it: the folder's name, in letters, digits, '.', '_' and '-'
+        name = _engine_name(folder.resolve().name)
+    except (RuntimeError, OSError):  # RuntimeError: a symbolic-link loop
+        raise UserError(f"{clean_name(path)}: cannot be followed (a symbolic link loop)") from None
+    values = {"name": name, "command": command, "engine_arg": engine_arg(command),
+              "local_command": f"python3 engine{suffix}" if language == "python" else f"node engine{suffix}",
+              "language": "Python" if language == "python" else "JavaScript",
               "suffix": suffix, "stub_mark": "`STUB = True`" if language == "python" else "`stub: true`"}
     files = {f"engine{suffix}": _fill(_template(language, f"engine{suffix}.tmpl"), values),
              "README.md": _fill(_template("", "README.md.tmpl"), values)}
@@ -135,21 +148,91 @@ def skeleton(folder: Path, language: str) -> Skeleton:
     return Skeleton(files, command)
 
 
+def engine_arg(command: str) -> str:
+    """`command` as one shell word for `--engine`: double-quoted as it always was, single-quoted
+    when a character would end or expand a double-quoted word (`"`, `\\`, `$`, a backquote, `!`)."""
+    return shlex.quote(command) if SHELL_SPECIAL & set(command) else f'"{command}"'
+
+
+def _engine_name(folder_name: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._-]+", "-", folder_name).strip("-.") or "my-engine"
+
+
+def _shape(folder: str, name: str, language: str) -> re.Pattern[str]:
+    """What a skeleton's file (template `name` of `folder`) of `language` holds, whatever the
+    folder it was written for: its template with the engine's name and command left open."""
+    text = re.escape(_template(folder, name))
+    text = text.replace(re.escape("{{name}}"), r"[A-Za-z0-9._-]+")
+    text = text.replace(re.escape("{{engine_arg}}"), r"[^\n]+")
+    values = {"local_command": "python3 engine.py" if language == "python" else "node engine.js",
+              "language": "Python" if language == "python" else "JavaScript",
+              "suffix": ".py" if language == "python" else ".js",
+              "stub_mark": "`STUB = True`" if language == "python" else "`stub: true`"}
+    for key, value in values.items():
+        text = text.replace(re.escape("{{" + key + "}}"), re.escape(value))
+    return re.compile(text)
+
+
+def _written_by_us(path: Path) -> bool:
+    """The file is an engine or a README exactly as a skeleton writes it (by content, never by
+    its name: a user's own engine.py is never replaced)."""
+    shapes = {"engine.py": [("python", "engine.py.tmpl", "python")],
+              "engine.js": [("javascript", "engine.js.tmpl", "javascript")],
+              "README.md": [("", "README.md.tmpl", lang) for lang in LANGUAGES]}[path.name]
+    try:
+        with open(path, "rb") as f:
+            text = f.read(MOST_READ + 1).decode("utf-8")
+    except (OSError, UnicodeDecodeError):
+        return False
+    return len(text) <= MOST_READ and any(_shape(*shape).fullmatch(text) for shape in shapes)
+
+
 def skeleton_files(folder: Path) -> list[Path]:
     """Every file of `folder` when all are a skeleton's (what `--force` may replace); UserError
-    naming the first that is not."""
-    names = {"engine.py", "engine.js", "README.md", "kinds/__init__.py"}
-    names |= {f"kinds/{n.stem(lang)}{'.py' if lang == 'python' else '.js'}" for n in KIND_NOTES for lang in LANGUAGES}
-    found = []
-    for path in sorted(folder.rglob("*")):
-        rel = path.relative_to(folder).as_posix()
-        if path.is_dir() and not path.is_symlink() and rel in ("kinds", "kinds/__pycache__"):
-            continue
-        if rel.startswith("kinds/__pycache__/") and path.suffix == ".pyc" and path.is_file():
+    naming the first that is not, found without reading further. The folder is a skeleton's when
+    its engine and README are as a skeleton writes them (by content); in its kinds/, a kind's
+    module is the skeleton's by its name (a filled-in kind is replaced by its stub, as --force says)."""
+    kind_names = {"__init__.py"} | {f"{n.stem(lang)}{'.py' if lang == 'python' else '.js'}"
+                                    for n in KIND_NOTES for lang in LANGUAGES}
+    found: list[Path] = []
+    kinds = None
+    for entry in _entries(folder):
+        path = Path(entry.path)
+        if entry.name == "kinds" and entry.is_dir(follow_symlinks=False):
+            kinds = path
+        elif entry.name in ("engine.py", "engine.js", "README.md") and entry.is_file(follow_symlinks=False) \
+                and _written_by_us(path):
             found.append(path)
-            continue
-        if rel not in names or path.is_symlink() or not path.is_file():
-            raise UserError(f"{folder / rel}: not a file of a skeleton engine; nothing was replaced "
-                            "(give a new folder, or remove it)")
-        found.append(path)
-    return found
+        else:
+            raise _not_ours(path)
+    if not any(p.name != "README.md" for p in found):
+        raise UserError(f"{clean_name(str(folder))}: holds no skeleton engine (no engine.py or engine.js as "
+                        "new-engine writes it); nothing was replaced (give a new folder, or remove it)")
+    for entry in _entries(kinds) if kinds else ():
+        path = Path(entry.path)
+        if entry.name == "__pycache__" and entry.is_dir(follow_symlinks=False):
+            for cached in _entries(path):
+                stem = cached.name.split(".")[0]
+                if not (cached.name.endswith(".pyc") and f"{stem}.py" in kind_names
+                        and cached.is_file(follow_symlinks=False)):
+                    raise _not_ours(Path(cached.path))
+                found.append(Path(cached.path))
+        elif entry.name in kind_names and entry.is_file(follow_symlinks=False):
+            found.append(path)
+        else:
+            raise _not_ours(path)
+    return sorted(found)
+
+
+def _entries(folder: Path) -> Iterator[os.DirEntry[str]]:
+    """A folder's entries one by one, as the system lists them: a refusal stops the listing."""
+    try:
+        with os.scandir(folder) as it:
+            yield from it
+    except OSError as e:
+        raise UserError(f"{clean_name(str(folder))}: cannot be read ({e.strerror}); nothing was replaced") from None
+
+
+def _not_ours(path: Path) -> UserError:
+    return UserError(f"{clean_name(str(path))}: not a file of a skeleton engine; nothing was replaced "
+                     "(give a new folder, or remove it)")
