@@ -44,7 +44,12 @@ def test_the_js_example_engine_passes_them():
         results = run_cases(engine, load_cases([INPUTS]))
     finally:
         engine.close()
-    assert [(r.case.id, r.diffs, r.outcome.message if r.outcome else "") for r in results if r.status != "passed"] == []
+    # the play kinds' input cases (issue 37) are skipped: the example declares evaluate and legal-placements
+    declared = ("evaluate", "legal-placements")
+    assert [(r.case.id, r.diffs, r.outcome.message if r.outcome else "") for r in results
+            if r.status != "passed" and r.case.kind in declared] == []
+    assert {r.status for r in results if r.case.kind not in declared} <= {"skipped"}
+    assert sum(r.status == "passed" and r.case.kind == "legal-placements" for r in results) >= 4
 
 
 @pytest.mark.parametrize("records,answer", [
