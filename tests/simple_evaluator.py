@@ -179,14 +179,16 @@ def add_placement(layout: list, params: dict, record: Any) -> list:
             raise Illegal("unknown-side", f"unknown side {side!r}")
     else:
         to, side = None, None
+    # spec/engine.md "Illegal placements": a later record without `to` (step 6) before the
+    # layout's own checks, a tile already placed included
+    if layout and to is None:
+        raise Illegal("malformed-placement", "only the opening has no `to`")
     if t in placed_tiles(layout):
         raise Illegal("tile-already-placed", f"{show(t)} is already in the layout")
     if not layout:
         if to is not None:
             raise Illegal("target-not-in-layout", "the opening joins nothing")
         return layout + [(t, None, None, None)]
-    if to is None:
-        raise Illegal("malformed-placement", "only the opening has no `to`")
     if to not in placed_tiles(layout):
         raise Illegal("target-not-in-layout", f"{show(to)} is not in the layout")
     if side not in (["line-a", "line-b", "branch-a", "branch-b"] if is_double(to) else ["low", "high"]):

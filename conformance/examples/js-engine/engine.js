@@ -30,6 +30,12 @@ function legal(game, input) {
     input.layout.forEach((rec, i) => layout.place(parseRecord(rec, i)));
     hand = input.hand.map((t) => parseTile(t, 'hand tile'));
     if (input.drawn !== undefined && input.drawn !== null) drawn = parseTile(input.drawn, 'drawn');
+    // a tile in two places, or a drawn tile that fits nowhere, is no state (spec/play.md)
+    const held = drawn && !hand.some((t) => t.key === drawn.key) ? [...hand, drawn] : hand;
+    held.forEach((t, i) => {
+      if (layout.nodes.has(t.key) || held.findIndex((u) => u.key === t.key) < i) throw new Illegal('malformed-input', `${t.key} is in two places`);
+    });
+    if (drawn && layout.order.length && !layout.legalPlacements([drawn]).length) throw new Illegal('malformed-input', `the drawn tile ${drawn.key} fits nowhere`);
   } catch (e) {
     if (e instanceof Illegal) return { error: { index: null, code: 'malformed-input', message: e.message } };
     throw e;

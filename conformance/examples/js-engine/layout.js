@@ -56,7 +56,7 @@ const sidesOf = (t) => (isDouble(t) ? [...LINES, ...BRANCHES] : ENDS);
 // other side (low end, any side of a double) is the low half.
 const valueAt = (t, side) => (side === 'high' ? t.high : t.low);
 
-/** A placement record -> {tile, to, side}; structural problems only (spec order 1-3). */
+/** A placement record -> {tile, to, side}: its shape and notation, steps 2 to 6 of spec/engine.md, "Illegal placements". */
 function parseRecord(rec, index) {
   if (rec === null || typeof rec !== 'object' || Array.isArray(rec)) {
     throw new Illegal('malformed-placement', `a placement is an object {tile, to, side}, got ${JSON.stringify(rec)}`);

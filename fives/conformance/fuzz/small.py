@@ -143,8 +143,10 @@ def next_leader_question(rng: random.Random, rules: GameRules) -> dict[str, Any]
     players = rng.choice(sorted({n for n, _ in rules.configurations()}))
     previous = rng.choice([None, {"ended": "blocked"},
                            {"ended": "gone-out", "last_tile_seat": rng.randrange(players)}])
-    return {"kind": "next-leader", "clauses": [], "description": "next-leader",
-            "input": {"players": players, "previous": previous}, "expect": {}}
+    inp: dict[str, Any] = {"players": players, "previous": previous}
+    if (players, False) not in rules.configurations():  # 4 Sniff players always play in partnerships: say so
+        inp["partnerships"] = True  # (next-leader refuses a configuration the game lacks, spec/play.md)
+    return {"kind": "next-leader", "clauses": [], "description": "next-leader", "input": inp, "expect": {}}
 
 
 def _respell(rng: random.Random, text: str) -> str | list[int]:

@@ -18,7 +18,7 @@ from fives.conformance.cases.kinds import Kind, compare_fields
 #: Perft cases counting (by estimate) more sequences than this are slow: run only with --slow.
 SLOW_NODES = 200_000
 #: Deeper than this a case is slow whatever its layout (the estimate itself stays cheap).
-SLOW_DEPTH = 6
+SLOW_DEPTH = 7
 #: Sequences (expected nodes) one base time limit covers; a bigger row gets proportionally more
 #: time. At the default 10 s that is 5,000 nodes a second: hundreds of times slower than the
 #: reference (about 2 million a second) and slower than a plain engine in Python (about 18,000).

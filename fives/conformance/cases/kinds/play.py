@@ -69,11 +69,22 @@ def run_legal(rules: GameRules, input: dict[str, Any], hooks: dict[str, Any]) ->
         drawn = _tile(input["drawn"], "drawn") if input.get("drawn") is not None else None
         if drawn is not None and drawn not in hand:
             hand.append(drawn)
+        _one_place_each(match.layout, hand, drawn)
     except BadInput as e:
         return malformed(str(e))
     opts = match.options(match.layout, hand, int(input.get("boneyard", 0)), bool(input.get("continuing", False)), drawn,
                          int(input.get("draws", 0)))
     return {"placements": [p.to_dict() for p in opts.placements], "draw": opts.draw, "pass": opts.pass_}
+
+
+def _one_place_each(layout: Layout, hand: list[Tile], drawn: Tile | None) -> None:
+    """A tile in two places (the layout and the hand, or the hand twice), or a drawn tile that
+    fits nowhere (it would not be pending), is no state: BadInput, as `turn` answers it."""
+    for i, t in enumerate(hand):
+        if t in layout or t in hand[:i]:
+            raise BadInput(f"{t} is in the hand and {'in the layout' if t in layout else 'in it twice'}")
+    if drawn is not None and len(layout) and not layout.can_place(drawn):
+        raise BadInput(f"the drawn tile {drawn} cannot be placed, so it would not be pending")
 
 
 def compare_legal(expected: dict[str, Any], actual: dict[str, Any]) -> list[str]:

@@ -5,7 +5,7 @@ from typing import Any
 
 from fives.rules import GameRules
 from fives.tiles import Tile
-from fives.conformance.cases.kinds import Kind, compare_fields, malformed
+from fives.conformance.cases.kinds import Kind, compare_error, compare_fields, malformed
 
 
 def setup_answer(rules: GameRules, players: int, partnerships: bool) -> dict[str, Any]:
@@ -60,12 +60,38 @@ def _dealt(rules: GameRules, deal: list[list[Any]], players: int) -> list[list[T
     return malformed(hands) if isinstance(hands, str) else hands
 
 
+def config_problem(rules: GameRules, input: dict[str, Any]) -> str | None:
+    """Why a next-leader question's configuration is none of the game's, as the other play
+    kinds refuse it (spec/play.md, "next-leader"): `players` and `partnerships` a configuration
+    the game allows, and every seat the question names one of its seats. None: it is one."""
+    from fives.settlement import ConfigError, configure
+
+    try:
+        config = configure(rules, input["players"], bool(input.get("partnerships", False)))
+    except ConfigError as e:
+        return str(e)
+    previous = input.get("previous") or {}
+    for key in ("last_tile_seat", "leader"):
+        seat = previous.get(key)
+        if seat is not None and not 0 <= seat < config.players:
+            return f"previous.{key} {seat} does not exist: seats are 0..{config.players - 1}"
+    return None
+
+
 def run_next_leader(rules: GameRules, input: dict[str, Any], hooks: dict[str, Any]) -> dict[str, Any]:
+    problem = config_problem(rules, input)
+    if problem is not None:
+        return malformed(problem)
     return next_leader(rules, input.get("previous"), int(input["players"]), input.get("deal"))
+
+
+def compare_next_leader(expected: dict[str, Any], actual: dict[str, Any]) -> list[str]:
+    err = compare_error(expected, actual)  # a malformed-input answer compares by index and code
+    return err if err is not None else compare_fields(expected, actual)
 
 
 KINDS = [
     Kind("setup", "setup", run_setup, compare_setup, "setup.schema.json", "setup"),
-    Kind("next-leader", "next-leader", run_next_leader, lambda e, a: compare_fields(e, a),
+    Kind("next-leader", "next-leader", run_next_leader, compare_next_leader,
          "next-leader.schema.json", "lead"),
 ]
