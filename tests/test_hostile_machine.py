@@ -135,14 +135,15 @@ def test_a_full_standard_output_still_leaves_the_file_reports_of_several_engines
     engines = json.loads(report.read_text())["engines"]
     assert [len(e["cases"]) for e in engines] == [len(engines[0]["cases"])] * 2 and engines[0]["cases"]
 
-def test_standard_output_a_closed_pipe_is_one_line() -> None:
+def test_standard_output_a_closed_pipe_ends_quietly() -> None:
+    # issue 40: a reader that is gone (`| head`) took what it wanted: no line, exit 0 (tests/test_cli_habits.py
+    # pins it for every command)
     argv = [sys.executable, "-m", "fives.cli", "perft", "--game", "horse-race", "--depth", "3", "--divide"]
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
                             preexec_fn=_limits)
     proc.stdout.close()  # type: ignore[union-attr]  # the reader is gone before the first line
     _, err = proc.communicate(timeout=SECONDS)
-    assert one_error(subprocess.CompletedProcess(argv, proc.returncode, "", err)) \
-        == "fives: error: cannot write standard output (Broken pipe)"
+    assert (proc.returncode, err) == (0, "")
 
 
 # -- a file output on a full disk (RLIMIT_FSIZE: EFBIG) ---------------------------------------------
