@@ -231,12 +231,16 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
         # every case skipped (the engine's scope, its `skipped` replies) is not a pass: exit 5,
         # as `fives conformance run` (pytest's own 5 is for a session that collected no test)
         if why := nothing_ran(engine.results):
-            reporter = session.config.pluginmanager.get_plugin("terminalreporter")
-            if reporter is not None:
-                reporter.ensure_newline()  # after the progress dots
-                reporter.write_line(f"fives: no case ran: {why}")
+            session.config.stash[_NOTHING_RAN] = why
             session.exitstatus = pytest.ExitCode.NO_TESTS_COLLECTED
+
+
+def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
+    why = config.stash.get(_NOTHING_RAN, None)
+    if why is not None:
+        terminalreporter.write_line(f"fives: no case ran: {why}")
 
 
 _ENGINE = pytest.StashKey[EngineSession]()
 _STOP = pytest.StashKey["Stop"]()
+_NOTHING_RAN = pytest.StashKey[str]()
