@@ -223,6 +223,7 @@ def main() -> None:
 
     Exit codes: 0 success; 1 a run had failing or erroring cases; 2 bad input (malformed
     file, schema violation, illegal placement, unknown game); 3 an engine could not be
-    started; 130 interrupted (Ctrl-C); 143 terminated (SIGTERM, `conformance run`: reports
-    still written).
+    started; 5 a conformance run in which no case ran; 130 interrupted (Ctrl-C); 143
+    terminated (SIGTERM, `conformance run`: reports still written). Piped into `head`, every
+    command stops quietly with 0.
     """
