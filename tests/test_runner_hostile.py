@@ -73,7 +73,7 @@ def dead(pid: int) -> bool:
         return True
 
 
-def wait_dead(pids: list[int], seconds: float = 5.0) -> bool:
+def wait_dead(pids: list[int], seconds: float = 60.0) -> bool:  # generous: a loaded machine reaps slowly
     deadline = time.monotonic() + seconds
     while not all(dead(p) for p in pids) and time.monotonic() < deadline:
         time.sleep(0.05)
@@ -181,8 +181,9 @@ def test_sigterm_mid_run_writes_valid_reports_and_exits_143(tmp_path, jobs):
             "--report", f"json:{report}", "--report", f"junit:{junit}"]
     t0 = time.monotonic()
     p = subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    while (not results.exists() or len(results.read_text().splitlines()) < 3) and time.monotonic() - t0 < 20:
+    while (not results.exists() or len(results.read_text().splitlines()) < 3) and time.monotonic() - t0 < 120:
         time.sleep(0.05)
+    assert len(results.read_text().splitlines()) >= 3, "the run never finished 3 cases"
     p.send_signal(signal.SIGTERM)
     out, err = p.communicate(timeout=20)
     assert p.returncode == 143, err
