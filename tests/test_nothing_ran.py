@@ -90,8 +90,8 @@ def test_a_parallel_twin_with_another_hello_is_refused_too(tmp_path: Path) -> No
     assert {r["status"] for r in results} <= {"passed", "errored"}
 
 
-def _skipped(case: Case, scope: str | None) -> CaseResult:
-    return CaseResult(case, "skipped", outcome=Outcome("skipped", message="x"), out_of_scope=scope)
+def _skipped(case: Case, scope: str | None, message: str = "engine skipped: not yet") -> CaseResult:
+    return CaseResult(case, "skipped", outcome=Outcome("skipped", message=message), out_of_scope=scope)
 
 
 def test_the_reasons_and_the_exit_codes_of_the_session() -> None:
@@ -99,6 +99,9 @@ def test_the_reasons_and_the_exit_codes_of_the_session() -> None:
     assert nothing_ran([]) == "no case was selected"
     assert nothing_ran([_skipped(c, "outside") for c in cases]) == "the engine's scope leaves no case"
     assert nothing_ran([_skipped(c, None) for c in cases]) == "every case skipped by the engine"
+    # a hello that declares no capability (the new-engine skeleton as written) is its scope too
+    undeclared = [_skipped(c, None, "engine does not declare capability evaluate") for c in cases]
+    assert nothing_ran(undeclared) == "the engine's scope leaves no case"
     mixed = [_skipped(cases[0], "outside"), _skipped(cases[1], None)]
     assert nothing_ran(mixed) == "every case skipped (outside the engine's scope, or skipped by the engine)"
     ran = [*mixed, CaseResult(cases[2], "passed")]

@@ -113,11 +113,19 @@ def nothing_ran(results: list[CaseResult]) -> str | None:
         return None
     if not results:
         return "no case was selected"
-    if all(r.out_of_scope for r in results):
+    declared = [_declared(r) for r in results]
+    if all(declared):  # outside the hello's scope, games or capabilities: never sent
         return "the engine's scope leaves no case"
-    if not any(r.out_of_scope for r in results):
+    if not any(declared):
         return "every case skipped by the engine"
     return "every case skipped (outside the engine's scope, or skipped by the engine)"
+
+
+def _declared(result: CaseResult) -> bool:
+    """Whether a skipped case was never sent, for the engine's hello leaves it out (its scope,
+    games or capabilities), rather than skipped by the engine's reply or by the run's --rules."""
+    message = result.outcome.message if result.outcome is not None else ""
+    return bool(result.out_of_scope) or message.startswith("engine does not declare")
 
 
 def run_suite(options: RunOptions, on_note: Note | None = None) -> RunOutcome:
