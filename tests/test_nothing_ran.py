@@ -103,7 +103,10 @@ def test_the_reasons_and_the_exit_codes_of_the_session() -> None:
     undeclared = [_skipped(c, None, "engine does not declare capability evaluate") for c in cases]
     assert nothing_ran(undeclared) == "the engine's scope leaves no case"
     mixed = [_skipped(cases[0], "outside"), _skipped(cases[1], None)]
-    assert nothing_ran(mixed) == "every case skipped (outside the engine's scope, or skipped by the engine)"
+    assert nothing_ran(mixed) == "every case skipped (1 outside the engine's scope, 1 skipped by the engine)"
+    illegal = _skipped(cases[2], None, "input illegal under sniff-digigamers: ...")  # --rules P
+    assert nothing_ran([*mixed, illegal]) == ("every case skipped (1 outside the engine's scope, "
+                                              "1 skipped by the engine, 1 left out by the run)")
     ran = [*mixed, CaseResult(cases[2], "passed")]
     assert nothing_ran(ran) is None
     one = RunOutcome([EngineRun("e", mixed, None)], False)

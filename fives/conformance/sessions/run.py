@@ -113,19 +113,23 @@ def nothing_ran(results: list[CaseResult]) -> str | None:
         return None
     if not results:
         return "no case was selected"
-    declared = [_declared(r) for r in results]
-    if all(declared):  # outside the hello's scope, games or capabilities: never sent
+    why = [_skip_cause(r) for r in results]
+    if all(w == "scope" for w in why):  # outside the hello's scope, games or capabilities: never sent
         return "the engine's scope leaves no case"
-    if not any(declared):
+    if all(w == "engine" for w in why):
         return "every case skipped by the engine"
-    return "every case skipped (outside the engine's scope, or skipped by the engine)"
+    said = {"scope": "outside the engine's scope", "engine": "skipped by the engine", "run": "left out by the run"}
+    return "every case skipped (" + ", ".join(f"{why.count(k)} {text}" for k, text in said.items() if k in why) + ")"
 
 
-def _declared(result: CaseResult) -> bool:
-    """Whether a skipped case was never sent, for the engine's hello leaves it out (its scope,
-    games or capabilities), rather than skipped by the engine's reply or by the run's --rules."""
+def _skip_cause(result: CaseResult) -> str:
+    """Why a case was skipped: "scope" (the engine's hello leaves it out: its scope, games or
+    capabilities, never sent), "engine" (its reply said `skipped`) or "run" (--rules P made
+    it illegal or left it out, or it plays under rules of its own the run does not)."""
     message = result.outcome.message if result.outcome is not None else ""
-    return bool(result.out_of_scope) or message.startswith("engine does not declare")
+    if result.out_of_scope or "engine does not declare" in message:
+        return "scope"
+    return "engine" if message.startswith("engine skipped:") else "run"
 
 
 def run_suite(options: RunOptions, on_note: Note | None = None) -> RunOutcome:
