@@ -144,12 +144,19 @@ def test_filters_choose_the_suite_cases(tmp_path):
 def test_ctrl_c_stops_with_what_was_found(tmp_path):
     # the engine hangs on its 400th request: Ctrl-C there ends the suite, and the diagnosis of
     # the 399 cases answered is printed and written before exit 130
-    hang = f"{sys.executable} {ROOT / 'tests' / 'hostile_engines' / 'slow.py'} --at 400 --delay 60"
+    # leak.py writes a pid when it reaches its 400th request and hangs there: the event the
+    # interrupt waits for (a fixed sleep guessed when that would be)
+    pids = tmp_path / "pids"
+    hang = (f"{sys.executable} {ROOT / 'tests' / 'hostile_engines' / 'leak.py'} --then hang --at 400 "
+            f"--pids {pids}")
     out = tmp_path / "dx"
     p = subprocess.Popen([sys.executable, "-m", "fives.cli", "conformance", "diagnose", "--engine", hang,
                           "--game", "horse-race", "--timeout", "120", "--out", str(out)], cwd=ROOT,
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(6)
+    deadline = time.monotonic() + 300
+    while not (pids.exists() and pids.read_text().strip()):
+        assert p.poll() is None and time.monotonic() < deadline, "the engine never reached its 400th request"
+        time.sleep(0.05)
     t0 = time.monotonic()
     p.send_signal(signal.SIGINT)
     stdout, stderr = p.communicate(timeout=60)

@@ -114,6 +114,7 @@ _SCRIPT = textwrap.dedent("""
     from fives.support.distribute import map_ordered
 
     def slow(n):
+        open(os.path.join(os.environ["UNITS"], str(n)), "w").close()  # the test waits for this, not a guess
         time.sleep(60)
         return n
 
@@ -147,19 +148,23 @@ def _alive(pid: int) -> bool:
 def test_signal_kills_the_workers(tmp_path: Path, sig: int) -> None:
     script = tmp_path / "run.py"
     script.write_text(_SCRIPT)
-    proc = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
+    units = tmp_path / "units"
+    units.mkdir()
+    proc = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True,
+                            env={**os.environ, "UNITS": str(units)})
     try:
-        deadline = time.monotonic() + 20
-        while len(workers := _children(proc.pid)) < 2 and time.monotonic() < deadline:
+        deadline = time.monotonic() + 120
+        # the workers have started a unit each: each wrote its unit's file
+        while (len(workers := _children(proc.pid)) < 2 or len(list(units.iterdir())) < 2) \
+                and time.monotonic() < deadline:
             time.sleep(0.05)
-        assert len(workers) >= 2
-        time.sleep(0.3)  # let the workers start a unit each
+        assert len(workers) >= 2 and len(list(units.iterdir())) >= 2
         proc.send_signal(sig)
         out, _ = proc.communicate(timeout=20)
     finally:
         proc.kill()
     assert proc.returncode == 130 and out.strip() == "interrupted"
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + 60  # generous: a loaded machine reaps slowly
     while any(_alive(w) for w in workers) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not any(_alive(w) for w in workers)
@@ -169,16 +174,16 @@ def test_signal_kills_the_workers(tmp_path: Path, sig: int) -> None:
 def test_workers_die_with_a_killed_parent(tmp_path: Path) -> None:
     script = tmp_path / "run.py"
     script.write_text(_SCRIPT)
-    proc = subprocess.Popen([sys.executable, str(script)])
+    proc = subprocess.Popen([sys.executable, str(script)], env={**os.environ, "UNITS": str(tmp_path)})
     try:
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + 120
         while len(workers := _children(proc.pid)) < 2 and time.monotonic() < deadline:
             time.sleep(0.05)
         assert len(workers) >= 2
     finally:
         proc.kill()
         proc.wait()
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + 60  # generous: a loaded machine reaps slowly
     while any(_alive(w) for w in workers) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not any(_alive(w) for w in workers)

@@ -88,10 +88,12 @@ def test_guide_block(block: Block, walk: dict[int, subprocess.CompletedProcess[s
 
 def test_the_walk_keeps_its_promises(walk: dict[int, subprocess.CompletedProcess[str]]) -> None:
     folder = Path(walk[0].stdout)
-    # the skeleton as written: handshake passed, every case skipped, every message valid
-    as_written = walk[the_block("new-engine my-engine").line]
+    # the skeleton as written: handshake passed, every case skipped, every message valid; no case
+    # ran, so exit 5 (issue 40), saying why
+    as_written = walk[the_block("# exits 5: no case ran yet").line]
     [(passed, failed, errored, skipped)] = summaries(as_written)
     assert (passed, failed, errored) == (0, 0, 0) and skipped > 3000
+    assert as_written.returncode == 5 and "fives: no case ran: the engine's scope leaves no case" in as_written.stderr
     assert "capabilities: \n" in as_written.stdout or as_written.stdout.splitlines()[0].endswith("capabilities:")
     # the stub answered `skipped`, in the protocol's shape
     by_hand = walk[the_block("printf").line].stdout.splitlines()

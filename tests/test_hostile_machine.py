@@ -30,7 +30,7 @@ FIXTURE = ROOT / "conformance" / "fixtures" / "illegal" / "american-sniff.yaml"
 LAYOUT = MACHINE / "layout.yaml"
 REQUESTS = MACHINE / "requests.jsonl"
 MEMORY = 1 << 30  # 1 GiB of address space, as tests/test_hostile_inputs.py
-SECONDS = 120
+SECONDS = 600  # a generous bound against a hang: a loaded two-core machine ran a 600-case golden generate past 120 s
 NOBODY = 65534
 FULL = "fives: error: cannot write standard output (No space left on device)"
 LINUX = sys.platform.startswith("linux")
@@ -135,14 +135,15 @@ def test_a_full_standard_output_still_leaves_the_file_reports_of_several_engines
     engines = json.loads(report.read_text())["engines"]
     assert [len(e["cases"]) for e in engines] == [len(engines[0]["cases"])] * 2 and engines[0]["cases"]
 
-def test_standard_output_a_closed_pipe_is_one_line() -> None:
+def test_standard_output_a_closed_pipe_ends_quietly() -> None:
+    # issue 40: a reader that is gone (`| head`) took what it wanted: no line, exit 0 (tests/test_cli_habits.py
+    # pins it for every command)
     argv = [sys.executable, "-m", "fives.cli", "perft", "--game", "horse-race", "--depth", "3", "--divide"]
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
                             preexec_fn=_limits)
     proc.stdout.close()  # type: ignore[union-attr]  # the reader is gone before the first line
     _, err = proc.communicate(timeout=SECONDS)
-    assert one_error(subprocess.CompletedProcess(argv, proc.returncode, "", err)) \
-        == "fives: error: cannot write standard output (Broken pipe)"
+    assert (proc.returncode, err) == (0, "")
 
 
 # -- a file output on a full disk (RLIMIT_FSIZE: EFBIG) ---------------------------------------------
@@ -274,8 +275,8 @@ def _run_killing_a_worker(args: list[str], after: float) -> subprocess.Completed
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
                             preexec_fn=_limits)
     try:
-        workers = _workers(proc.pid, 2, time.monotonic() + 30)
-        time.sleep(after)
+        workers = _workers(proc.pid, 2, time.monotonic() + 120)
+        time.sleep(after)  # likely mid-unit; no verdict hangs on it: an idle worker killed must give the same output
         assert proc.poll() is None, "the run ended before a worker could be killed: make it longer"
         os.kill(workers[-1], signal.SIGKILL)  # as the OOM killer would
         out, err = proc.communicate(timeout=SECONDS)
@@ -387,7 +388,7 @@ def test_an_engine_s_setsid_daemon_dies_with_it(tmp_path: Path, mode: list[str])
     assert p.returncode == 0, p.stderr
     daemons = [int(x) for x in pids.read_text().split()]
     assert daemons  # the engine did start one
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + 60  # generous: a loaded machine reaps slowly
     while any(_alive(d) for d in daemons) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not any(_alive(d) for d in daemons)

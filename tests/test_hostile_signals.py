@@ -12,6 +12,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Callable
 
 import pytest
 
@@ -105,15 +106,50 @@ def test_perft_through_an_engine_exits_143(tmp_path: Path) -> None:
     _check(code, err, pids)
 
 
+def _children(pid: int) -> list[int]:
+    return [int(p) for p in subprocess.run(["ps", "-o", "pid=", "--ppid", str(pid)], capture_output=True,
+                                           text=True).stdout.split()]
+
+
+def _cmdline(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+    except OSError:  # gone meanwhile
+        return ""
+
+
+def _handles(pid: int, signum: int) -> bool:
+    """Whether `pid` has installed its own handler for `signum` (/proc's SigCgt): the command is
+    up, and a signal now is its stop, not the interpreter's default death."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+    caught = next((int(line.split()[1], 16) for line in status.splitlines() if line.startswith("SigCgt:")), 0)
+    return bool(caught >> (signum - 1) & 1)
+
+
+def _wait_until(what: Callable[[], bool], proc: subprocess.Popen[str], why: str, seconds: float = 180.0) -> None:
+    """Poll for an event (never a fixed sleep): generous, for a loaded machine."""
+    deadline = time.monotonic() + seconds
+    while not what():
+        assert proc.poll() is None, f"ended before {why}: {proc.communicate()}"
+        assert time.monotonic() < deadline, f"never {why}"
+        time.sleep(0.05)
+
+
 def test_mutants_print_what_finished_and_kill_every_mutant_engine(tmp_path: Path) -> None:
     proc = _start(_fives("conformance", "mutants", "--mutant", "drawn-tile-continues", "--mutant", "zero-sum-scores"),
                   tmp_path)
-    time.sleep(4)  # the mutant engines are up and answering
-    mine = subprocess.run(["pgrep", "-s", str(proc.pid)], capture_output=True, text=True).stdout.split()
+    # both mutant engines (`fives.cli serve --mutant NAME`, --jobs 2; each in its own session) are up:
+    # the event, not a guess of 4 s
+    engines = lambda: [p for p in _children(proc.pid) if " serve --mutant " in _cmdline(p)]  # noqa: E731
+    _wait_until(lambda: len(engines()) >= 2, proc, "the two mutant engines were up")
+    mine = engines()
     code, out, err = _terminate(proc)
     assert code == 143 and "Traceback" not in err, err
     assert "not run to the end" in err and "mutants," in out + err
-    assert wait_dead([int(p) for p in mine if int(p) != proc.pid])
+    assert len(mine) == 2 and wait_dead(mine)
 
 
 @pytest.mark.parametrize("command", [
@@ -122,7 +158,11 @@ def test_mutants_print_what_finished_and_kill_every_mutant_engine(tmp_path: Path
 ])
 def test_generation_stops_cleanly_and_leaves_no_partial_output(tmp_path: Path, command: list[str]) -> None:
     proc = _start(_fives(*command), tmp_path)
-    time.sleep(3)
+    # the command is up (its SIGTERM handler installed), and the golden suite has begun its staging folder
+    _wait_until(lambda: _handles(proc.pid, signal.SIGTERM), proc, "the command installed its SIGTERM handler")
+    if command[0] == "golden":
+        _wait_until(lambda: any(p.name.startswith(".suite.partial-") for p in tmp_path.iterdir()), proc,
+                    "the generation began writing")
     code, out, err = _terminate(proc)
     assert code == 143 and "Traceback" not in err, err
     assert not (tmp_path / command[-1]).exists()  # nothing half-written under the output's name

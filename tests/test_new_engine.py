@@ -92,9 +92,10 @@ def test_as_written_it_passes_the_handshake_and_validate(tmp_path: Path, languag
     jsonschema.validate(hello, schema("hello-reply.schema.json"))
     assert hello["capabilities"] == [] and hello["games"] == ["american-sniff", "horse-race"]
     assert hello["engine"] == {"name": "my-engine", "version": "0.1", "language": language}
-    # every case skipped, every message valid: exit 0
+    # every case skipped, every message valid: exit 5, nothing run is not a pass (issue 40)
     run = fives("conformance", "run", "--engine", " ".join(engine_argv(language, folder)), "--validate", cwd=tmp_path)
-    assert run.returncode == 0, run.stdout + run.stderr
+    assert run.returncode == 5, run.stdout + run.stderr
+    assert run.stderr.splitlines()[-1] == "fives: no case ran: the engine's scope leaves no case"
     passed, failed, errored, skipped = counts(run.stdout)
     assert (passed, failed, errored) == (0, 0, 0) and skipped > 3000
 

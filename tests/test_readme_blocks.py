@@ -138,10 +138,16 @@ def env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     return out
 
 
+#: a block whose first line is `# exits N: WHY` ends with a command that exits N on purpose (as in
+#: tests/test_engine_authors.py); under `bash -e` the block then exits N
+EXITS = re.compile(r"^# exits (\d+): \S")
+
+
 def run_block(script: str, cwd: Path, env: dict[str, str], line: int, doc: str = "README.md") -> None:
     r = subprocess.run(["bash", "-e", "-o", "pipefail", "-c", script], cwd=cwd, env=env, capture_output=True,
                        text=True, timeout=900, stdin=subprocess.DEVNULL)
-    assert r.returncode == 0, (f"{doc} line {line}: exit {r.returncode}\n{script}\n"
+    shown = EXITS.match(script)
+    assert r.returncode == (int(shown[1]) if shown else 0), (f"{doc} line {line}: exit {r.returncode}\n{script}\n"
                                f"--- stdout (tail)\n{r.stdout[-2000:]}\n--- stderr (tail)\n{r.stderr[-2000:]}")
 
 

@@ -28,7 +28,7 @@ IDS = [c.id for c in load_cases([FIXTURE])]
 N = len(IDS)
 TARGET = IDS[4]
 RID = f"{TARGET}#{IDS.index(TARGET) + 1}"  # request ids number the cases in run order
-WALL = 20.0  # seconds any one run may take here (timeouts are 2 s)
+WALL = 60.0  # seconds any one run may take here (timeouts are 2 s): a hang's bound, generous for a loaded machine
 
 
 def strict_json(text: str) -> Any:
@@ -44,7 +44,7 @@ def run(tmp_path: Path, *args: str, fixture: Path | None = FIXTURE) -> Run:
             "--report", f"json:{report}", "--results", str(results), *args]
     argv += ["--fixtures", str(fixture)] if fixture else []
     t0 = time.monotonic()
-    p = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=90)
+    p = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=300)
     seconds = time.monotonic() - t0
     assert "Traceback" not in p.stderr + p.stdout, p.stderr
     lines = results.read_text(encoding="utf-8").splitlines() if results.exists() else []
@@ -73,7 +73,7 @@ def dead(pid: int) -> bool:
         return True
 
 
-def wait_dead(pids: list[int], seconds: float = 5.0) -> bool:
+def wait_dead(pids: list[int], seconds: float = 60.0) -> bool:  # generous: a loaded machine reaps slowly
     deadline = time.monotonic() + seconds
     while not all(dead(p) for p in pids) and time.monotonic() < deadline:
         time.sleep(0.05)
@@ -181,10 +181,12 @@ def test_sigterm_mid_run_writes_valid_reports_and_exits_143(tmp_path, jobs):
             "--report", f"json:{report}", "--report", f"junit:{junit}"]
     t0 = time.monotonic()
     p = subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    while (not results.exists() or len(results.read_text().splitlines()) < 3) and time.monotonic() - t0 < 20:
+    while (not results.exists() or len(results.read_text().splitlines()) < 3) and time.monotonic() - t0 < 120:
         time.sleep(0.05)
+    assert len(results.read_text().splitlines()) >= 3, "the run never finished 3 cases"
+    t0 = time.monotonic()  # the stop's promptness, from the signal on
     p.send_signal(signal.SIGTERM)
-    out, err = p.communicate(timeout=20)
+    out, err = p.communicate(timeout=WALL)
     assert p.returncode == 143, err
     assert "Traceback" not in err and time.monotonic() - t0 < WALL
     doc = strict_json(report.read_text())
@@ -214,7 +216,7 @@ def test_an_unwritable_output_is_refused_before_loading(tmp_path, option):
 
 def _plain_run(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "fives.cli", "conformance", "run", "-q", *args], cwd=ROOT,
-                          capture_output=True, text=True, timeout=90)
+                          capture_output=True, text=True, timeout=300)
 
 
 @pytest.mark.slow  # over 0.45 s: left out of the quick subset (pytest -m 'not slow')

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, NoReturn
 import click
 
 from fives import __version__
-from fives.support.errors import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_TERMINATED, Terminated, UserError
+from fives.support.errors import EXIT_BAD_INPUT, EXIT_OK, EXIT_INTERRUPTED, EXIT_TERMINATED, Terminated, UserError
 
 if TYPE_CHECKING:
     from fives.support.stop import Stop
@@ -51,8 +51,14 @@ COMMANDS: dict[str, tuple[str, str]] = {
 
 
 def _os_error_exit(e: OSError) -> NoReturn:
-    """A full disk, a closed pipe, an unreadable file the command did not name: one line, exit 2."""
+    """A full disk, an unreadable file the command did not name: one line, exit 2. Standard
+    output whose reader is gone (`| head`) is the one rule of every command: no line, exit 0,
+    as `list` always did (the reader took what it wanted)."""
     from fives.support.writing import discard_stdout, os_error_line
+
+    if isinstance(e, BrokenPipeError) and e.filename is None:
+        discard_stdout()  # what is still buffered goes nowhere: the interpreter's last flush is quiet
+        sys.exit(EXIT_OK)
 
     line = f"fives: error: {os_error_line(e, _stdout_failed())}"
     discard_stdout()
@@ -217,6 +223,7 @@ def main() -> None:
 
     Exit codes: 0 success; 1 a run had failing or erroring cases; 2 bad input (malformed
     file, schema violation, illegal placement, unknown game); 3 an engine could not be
-    started; 130 interrupted (Ctrl-C); 143 terminated (SIGTERM, `conformance run`: reports
-    still written).
+    started; 5 a conformance run in which no case ran; 130 interrupted (Ctrl-C); 143
+    terminated (SIGTERM, `conformance run`: reports still written). Piped into `head`, every
+    command stops quietly with 0.
     """

@@ -10,7 +10,8 @@ F = Callable[..., Any]
 
 
 def case_filter_options(f: F) -> F:
-    """--id, --game, --kind, --capability, --slow; passed as ids, games, kinds_, caps, slow."""
+    """--id, --game, --kind, --capability, --deselect, --exclude, --slow; passed as ids, games,
+    kinds_, caps, deselect, exclude, slow."""
     options = [
         click.option("--id", "ids", multiple=True, metavar="GLOB",
                      help="Only cases whose ID matches GLOB (repeatable), e.g. 'HR-SETTLE-*'. A glob that matches no case is an error (exit 2)."),
@@ -20,6 +21,10 @@ def case_filter_options(f: F) -> F:
                      help="Only cases of this kind (repeatable): evaluate, legal-placements, turn, settle, match-end, perft, setup, next-leader, tally."),
         click.option("--capability", "caps", multiple=True,
                      help="Only cases needing this engine capability (repeatable)."),
+        click.option("--deselect", "deselect", multiple=True, metavar="ID",
+                     help="Leave out the case with this ID (repeatable), as pytest's --deselect. An ID the suite does not have is an error (exit 2)."),
+        click.option("--exclude", "exclude", multiple=True, metavar="GLOB",
+                     help="Leave out the cases whose ID matches GLOB (repeatable), e.g. 'SN-PERFT-*'. A glob that matches no case is an error (exit 2)."),
         click.option("--slow", is_flag=True,
                      help="Also take the cases tagged slow (deep perft rows: above 200,000 sequences, or a big layout and depth)."),
     ]

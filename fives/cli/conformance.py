@@ -2,9 +2,10 @@
 # lines: ~425 because `run` is one command whose many options (engines, filters, reports, rules, stopping) meet here
 from __future__ import annotations
 
+import contextlib
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any, Iterator, TextIO
 
 import click
 
@@ -21,13 +22,14 @@ from fives.conformance.reports.formats import FORMATS
 from fives.conformance.runner import load_known_failures, write_known_failures, write_not_started
 from fives.conformance.sessions.run import RunOptions, RunOutcome, run_suite
 from fives.support.colour import wants_colour
-from fives.support.errors import EXIT_BAD_INPUT, EXIT_ENGINE, EXIT_FAILURES, EXIT_INTERRUPTED, EXIT_OK, UserError
+from fives.support.errors import EXIT_BAD_INPUT, EXIT_ENGINE, EXIT_FAILURES, EXIT_INTERRUPTED, EXIT_NO_CASES, EXIT_OK, UserError
 from fives.support.progress import Progress
 from fives.support.stop import signals_held
 from fives.support.wording import plural
 from fives.support.writing import check_outputs, write_output
 
 if TYPE_CHECKING:
+    from fives.conformance.cases.expected_under import ProfilePlan
     from fives.profiles import Profile
 
 
@@ -76,7 +78,7 @@ def _report_targets(reports: tuple[str, ...]) -> list[tuple[str, str | None]]:
               help="With --rules: run only the cases the profile does not change (the others are skipped, reason given): for an engine that plays the seeds' rules only.")
 @click.option("--diagnosis", "diagnosis_path", metavar="FILE", type=click.Path(dir_okay=False),
               help="A diagnosis.json from `fives conformance diagnose --out DIR`: the human summary, the HTML page and the JSON report (failures_by_cause) group failures by its causes. With --rules P alone, failures P changes are grouped by the parameter of P that changes them.")
-@click.option("-v", "--verbose", "verbose", count=True, help="Also print the tables per rule area and per file.")
+@click.option("-v", "--verbose", "verbose", count=True, help="Also list every case ID with its verdict (as pytest -v) and print the tables per rule area and per file.")
 @click.option("-q", "--quiet", "quiet", count=True, help="Print the final line alone.")
 @click.option("-x", "--exitfirst", "exitfirst", is_flag=True, help="Stop at the first failing or erroring case (--maxfail 1).")
 @click.option("--maxfail", type=click.IntRange(min=1), metavar="N",
@@ -85,20 +87,22 @@ def _report_targets(reports: tuple[str, ...]) -> list[tuple[str, str | None]]:
               help="Run only the cases that failed or errored in this engine command's last run (kept per engine command "
                    "in the user's cache folder); all selected cases when there is no record or it lists none of them.")
 def run_cmd(commands: tuple[str, ...], oneshot: bool, timeout: float | None, jobs: int, validate: bool, roots: tuple[Path, ...],
-            ids: tuple[str, ...], games: tuple[str, ...], kinds_: tuple[str, ...], caps: tuple[str, ...], slow: bool,
-            reports: tuple[str, ...], results_path: str | None, known_path: str | None, write_known: str | None,
+            ids: tuple[str, ...], games: tuple[str, ...], kinds_: tuple[str, ...], caps: tuple[str, ...],
+            deselect: tuple[str, ...], exclude: tuple[str, ...], slow: bool, reports: tuple[str, ...], results_path: str | None, known_path: str | None, write_known: str | None,
             no_verify: bool, profile: Profile | None, unchanged_only: bool, diagnosis_path: str | None, verbose: int,
             quiet: int, exitfirst: bool, maxfail: int | None, last_failed: bool) -> None:
     """Run every conformance case through an engine and report.
 
     Prints the engine, the failing clauses, each failure explained (description, clauses
     with their seed quotes, a difference per path), and a final line `N passed, N failed,
-    N errored, N skipped` (in colour on a terminal; NO_COLOR, FORCE_COLOR); -v adds a summary
-    per rule area and per file, -q prints the final line alone. With several --engine the suite runs once per
+    N errored, N skipped` (in colour on a terminal; NO_COLOR, FORCE_COLOR); -v lists every case ID with its
+    verdict and adds a summary per rule area and per file, -q prints the final line alone. With several --engine the suite runs once per
     engine and the reports compare them (--report html:FILE: a clause x engine matrix). Exit 0 when nothing failed or
-    errored (known failures excepted), 1 otherwise, 2 for bad fixtures or options, 3 when
-    the engine never completed its handshake, 130 when interrupted by Ctrl-C and 143 by
-    SIGTERM (the reports still cover every finished case).
+    errored (known failures excepted), 1 otherwise, 2 for bad fixtures or options (an unwritable
+    --report file is refused before the run), 3 when the engine never completed its handshake,
+    5 when no case ran (the engine's scope leaves none, or it skipped every one: said in one
+    line), 130 when interrupted by Ctrl-C and 143 by SIGTERM (the reports still cover every
+    finished case; the final line is printed even with -q).
     """
     targets = _report_targets(reports)
     if unchanged_only and profile is None:
@@ -110,19 +114,39 @@ def run_cmd(commands: tuple[str, ...], oneshot: bool, timeout: float | None, job
     verbosity = -1 if quiet > verbose else min(verbose - quiet, 1)
     if last_failed and len(commands) > 1:
         raise UserError("--lf takes a single --engine (each engine command keeps its own record: run them one by one)")
-    cases, notes = _choose(roots, CaseFilters(ids, games, kinds_, caps, slow), verbosity)
-    known = load_known_failures(known_path) if known_path else {}
-    causes = diagnosis_causes(diagnosis_path) if diagnosis_path is not None else {}
-    plan = None
-    if profile is not None:  # the expectations under the profile, from the reference engine under it
-        from fives.conformance.cases.expected_under import plan_under
-        cases, plan = plan_under(profile, cases, unchanged_only=unchanged_only)
-    engines = _engines(commands, oneshot, timeout, validate, profile, targets)
     human_out = sys.stderr if any(p is None for _, p in targets) else sys.stdout
-    options = RunOptions(engines, tuple(cases), known=known, plan=plan, jobs=jobs, maxfail=1 if exitfirst else maxfail,
-                         results_path=results_path, targets=tuple(targets), causes=causes, last_failed=last_failed,
-                         write_known=write_known, verbosity=verbosity, colour=wants_colour(human_out), notes=notes)
-    _deliver(run_suite(options, on_note=_note), options, human_out)
+    with _final_line_on_stop(human_out):
+        cases, notes = _choose(roots, CaseFilters(ids, games, kinds_, caps, slow, deselect, exclude), verbosity)
+        known = load_known_failures(known_path) if known_path else {}
+        causes = diagnosis_causes(diagnosis_path) if diagnosis_path is not None else {}
+        cases, plan = _plan(profile, cases, unchanged_only)
+        engines = _engines(commands, oneshot, timeout, validate, profile, targets)
+        options = RunOptions(engines, tuple(cases), known=known, plan=plan, jobs=jobs, maxfail=1 if exitfirst else maxfail,
+                             results_path=results_path, targets=tuple(targets), causes=causes, last_failed=last_failed,
+                             write_known=write_known, verbosity=verbosity, colour=wants_colour(human_out), notes=notes)
+        outcome = run_suite(options, on_note=_note)
+    _deliver(outcome, options, human_out)
+
+
+@contextlib.contextmanager
+def _final_line_on_stop(human_out: TextIO) -> Iterator[None]:
+    """A run stopped before its cases ran (loading the suite, the engine's hello) still ends
+    with its final line, `-q` or not: `0 passed, ...`, then `fives: interrupted`."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        from fives.conformance.reports.formats import summary_line
+        colour = wants_colour(human_out)
+        _echo([], summary_line([], colour), file=human_out, color=colour)
+        raise
+
+
+def _plan(profile: Profile | None, cases: list[Case], unchanged_only: bool) -> tuple[list[Case], ProfilePlan | None]:
+    """The expectations under --rules P, from the reference engine under it (none without)."""
+    if profile is None:
+        return cases, None
+    from fives.conformance.cases.expected_under import plan_under
+    return plan_under(profile, cases, unchanged_only=unchanged_only)
 
 
 def _check_paths(roots: tuple[Path, ...], targets: list[tuple[str, str | None]], results_path: str | None,
@@ -166,6 +190,8 @@ def _deliver(outcome: RunOutcome, options: RunOptions, human_out: TextIO) -> Non
         finally:
             if outcome.stream_error is not None:
                 raise outcome.stream_error  # last: a --results write error must not cost the reports
+    if outcome.exit_code == EXIT_NO_CASES:  # nothing ran is not a pass: say why (spec/reports.md, "Exit codes")
+        click.echo(f"fives: no case ran: {outcome.nothing_ran}", err=True)
     if outcome.exit_code != EXIT_OK:
         sys.exit(outcome.exit_code)
 
@@ -202,12 +228,14 @@ def _echo(failed: list[OSError], text: str, **options: Any) -> None:
               help="Print a JSON array of {id, kind, game, clauses, capability, file, tags} (with --rules also under_rules).")
 @rules_option
 def list_cmd(roots: tuple[Path, ...], ids: tuple[str, ...], games: tuple[str, ...], kinds_: tuple[str, ...],
-             caps: tuple[str, ...], slow: bool, as_json: bool, profile: Profile | None) -> None:
-    """List the cases `conformance run` would run with the same filters, one per line (ID,
-    kind, game, clauses), without running anything. Exit 2 for a filter the suite has no
+             caps: tuple[str, ...], deselect: tuple[str, ...], exclude: tuple[str, ...], slow: bool, as_json: bool,
+             profile: Profile | None) -> None:
+    """List the cases `conformance run` would run with the same filters, one per line sorted
+    by ID (ID, kind, game, clauses), without running anything. Exit 2 for a filter the suite has no
     case of, or filters that together select nothing. With --rules P each case also says
     whether P changes its expectation ("expected under P") or makes its input illegal."""
-    chosen = load_selection(list(roots) or None, CaseFilters(ids, games, kinds_, caps, slow))
+    chosen = load_selection(list(roots) or None, CaseFilters(ids, games, kinds_, caps, slow, deselect, exclude))
+    chosen.cases.sort(key=lambda c: c.id)  # sorted by ID (issue 40): a case is found where a reader looks for it
     under = {}
     if profile is not None:
         from fives.conformance.cases.expected_under import plan_under

@@ -88,6 +88,7 @@ class EngineSession:
         self.handshake: Handshake | None = None
         self.start_error: str | None = None
         self.seq = 0
+        self.results: list[CaseResult] = []  # every case run: a session that ran none of them exits 5
         self._clauses: dict[str, Any] | None = None
 
     def _start(self) -> Engine | None:
@@ -112,7 +113,9 @@ class EngineSession:
             return CaseResult(case, "errored", outcome=Outcome("error", message=self.start_error or ""))
         self.seq += 1
         # the runner's own case step: the plan's skips, the engine's declared scope, what it supports
-        return run_one(engine, case, self.seq, {}, self.plan)
+        result = run_one(engine, case, self.seq, {}, self.plan)
+        self.results.append(result)
+        return result
 
     def explain(self, result: CaseResult) -> str:
         from fives.conformance.reports.failures import load_clause_book
@@ -222,7 +225,22 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
         if stop.terminated:
             from fives.support.errors import EXIT_TERMINATED
             session.exitstatus = EXIT_TERMINATED
+    if engine is not None and engine.results and session.exitstatus == pytest.ExitCode.OK:
+        from fives.conformance.sessions.run import nothing_ran
+
+        # every case skipped (the engine's scope, its `skipped` replies) is not a pass: exit 5,
+        # as `fives conformance run` (pytest's own 5 is for a session that collected no test)
+        if why := nothing_ran(engine.results):
+            session.config.stash[_NOTHING_RAN] = why
+            session.exitstatus = pytest.ExitCode.NO_TESTS_COLLECTED
+
+
+def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
+    why = config.stash.get(_NOTHING_RAN, None)
+    if why is not None:
+        terminalreporter.write_line(f"fives: no case ran: {why}")
 
 
 _ENGINE = pytest.StashKey[EngineSession]()
 _STOP = pytest.StashKey["Stop"]()
+_NOTHING_RAN = pytest.StashKey[str]()

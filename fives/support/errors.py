@@ -6,6 +6,7 @@ EXIT_OK = 0
 EXIT_FAILURES = 1  # a run finished and some case failed or errored
 EXIT_BAD_INPUT = 2  # bad input: malformed file, schema violation, illegal placement, unknown game
 EXIT_ENGINE = 3  # a third-party engine could not be started or never completed its handshake
+EXIT_NO_CASES = 5  # a run in which no case ran (every case skipped or out of scope): pytest's 5, never a pass
 EXIT_INTERRUPTED = 130  # Ctrl-C (SIGINT); partial results are still reported
 EXIT_TERMINATED = 143  # SIGTERM (128 + 15, how CI cancels a job): handled like Ctrl-C, reports still written
 

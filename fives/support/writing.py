@@ -55,6 +55,7 @@ def check_outputs(paths: Iterable[str | Path | None], inputs: Iterable[str | Pat
         check_writable(path)
         if is_stream(path):
             continue
+        _probe_folder(Path(path))
         name = quote(str(path), 200)[1:-1]
         key = _file_key(str(path))
         if key in seen:
@@ -68,6 +69,27 @@ def check_outputs(paths: Iterable[str | Path | None], inputs: Iterable[str | Pat
                 raise UserError(f"{name}: is an input of this {'run' if run else 'command'} "
                                 f"({quote(str(source), 200)[1:-1]}): an output never replaces what is being "
                                 f"{'run' if run else 'read'}")
+
+
+def _probe_folder(p: Path) -> None:
+    """Create and remove a temporary file where `write_output` will make its own: a folder that
+    refuses files (/proc, a full or read-only mount that `os.access` calls writable) is
+    refused now, in the words the write would use, not after the long work."""
+    import tempfile
+
+    name = clean_name(str(p))
+    try:
+        fd, tmp = tempfile.mkstemp(dir=p.parent if str(p.parent) else ".", prefix=f".{p.name[:100]}.", suffix=".tmp")
+    except FileNotFoundError:
+        what = "its folder takes no new file" if p.parent.is_dir() else "its folder does not exist"
+        raise UserError(f"{name}: cannot write: {what}") from None
+    except OSError as e:
+        raise UserError(f"{name}: cannot write ({e.strerror})") from None
+    os.close(fd)
+    try:
+        os.unlink(tmp)
+    except OSError:
+        pass
 
 
 def _file_key(path: str) -> tuple[int, int] | str:
@@ -125,6 +147,8 @@ def write_output(text: str, out: str | Path) -> None:
         try:
             sys.stdout.write(text)
             sys.stdout.flush()
+        except BrokenPipeError:  # the reader is gone (`| head`): the CLI ends quietly, exit 0 (fives/cli)
+            raise
         except OSError as e:
             discard_stdout()
             raise UserError(os_error_line(e, stdout_failed=True)) from None

@@ -1,6 +1,6 @@
 """A cache of parsed, validated fixture files, keyed by content hash; untrusted input.
 
-Parsing YAML and validating ~3,400 cases costs well over a second; reading the same data back
+Parsing YAML and validating over 3,700 cases costs well over a second; reading the same data back
 as JSON costs a few tens of milliseconds. An entry is keyed by the SHA-256 of the file's bytes
 together with a fingerprint of everything validation depends on (the schemas, the kinds, the
 games, the loader version), so an edit to a fixture, a schema or a game makes a new key and

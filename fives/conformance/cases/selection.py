@@ -27,9 +27,13 @@ class CaseFilters:
     kinds: tuple[str, ...] = ()
     capabilities: tuple[str, ...] = ()
     slow: bool = False  # include cases tagged `slow` (deep perft rows)
+    deselect: tuple[str, ...] = ()  # case IDs left out (--deselect, exact, as pytest's)
+    exclude: tuple[str, ...] = ()  # ID globs left out (--exclude)
 
     def matches(self, case: Case, slow: bool | None = None) -> bool:
         if self.ids and not any(id_matches(case.id, g) for g in self.ids):
+            return False
+        if case.id in self.deselect or any(id_matches(case.id, g) for g in self.exclude):
             return False
         if self.games and case.game not in self.games:
             return False
@@ -42,6 +46,7 @@ class CaseFilters:
     def describe(self) -> str:
         parts = [f"--id {g}" for g in self.ids] + [f"--game {g}" for g in self.games]
         parts += [f"--kind {k}" for k in self.kinds] + [f"--capability {c}" for c in self.capabilities]
+        parts += [f"--deselect {i}" for i in self.deselect] + [f"--exclude {g}" for g in self.exclude]
         return " ".join(parts) or "(no filter)"
 
 
@@ -74,11 +79,13 @@ def check_filters(filters: CaseFilters, suite: list[Case]) -> None:
         if cap not in caps:
             refuse("--capability", cap, caps, {k.capability for k in kinds.values()}, "capability")
     ids = [c.id for c in suite]
-    for glob in filters.ids:
-        if not any(id_matches(i, glob) for i in ids):
-            close = difflib.get_close_matches(glob, ids, n=3, cutoff=0.8)
-            hint = f" (did you mean {', '.join(close)}?)" if close else ""
-            raise UserError(f"--id {glob}: matches no case of the suite{hint}")
+    known = set(ids)
+    for option, globs in (("--id", filters.ids), ("--exclude", filters.exclude), ("--deselect", filters.deselect)):
+        for glob in globs:  # a --deselect or --exclude that leaves nothing out is a typo, not a filter
+            if glob not in known and (option == "--deselect" or not any(id_matches(i, glob) for i in ids)):
+                close = difflib.get_close_matches(glob, ids, n=3, cutoff=0.8)
+                hint = f" (did you mean {', '.join(close)}?)" if close else ""
+                raise UserError(f"{option} {glob}: {'is' if option == '--deselect' else 'matches'} no case of the suite{hint}")
 
 
 def select(filters: CaseFilters, suite: list[Case]) -> Selection:
@@ -93,7 +100,8 @@ def select(filters: CaseFilters, suite: list[Case]) -> Selection:
                 cases.append(c)
             else:
                 slow += 1
-    if not cases and (filters.ids or filters.games or filters.kinds or filters.capabilities or slow):
+    if not cases and (filters.ids or filters.games or filters.kinds or filters.capabilities or filters.deselect
+                      or filters.exclude or slow):
         if slow:
             raise UserError(f"{filters.describe()}: selects only slow cases ({slow}): add --slow to run them")
         raise UserError(f"{filters.describe()}: the filters together select no case")

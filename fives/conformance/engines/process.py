@@ -46,10 +46,14 @@ class ProcessEngine(Engine):
         self.start_failures_allowed = start_failures_allowed
         self.last_start_error = ""
         self.aborted = False
+        #: the first hello's reply: a restart (or a parallel twin) must say the same, or its
+        #: scope would decide which cases run by when the engine crashed
+        self.first_hello: dict[str, Any] | None = None
 
     def clone(self) -> ProcessEngine:
         twin = type(self)(self.command, self.timeout, self.validator, self.start_failures_allowed)
         twin.profile = self.profile
+        twin.first_hello = self.first_hello
         if hasattr(self, "handshake"):  # the twin starts its own process at its first case
             twin.handshake = self.handshake
         return twin
@@ -148,7 +152,11 @@ class ProcessEngine(Engine):
         try:
             if self.aborted:
                 raise EngineStartError("run stopped")
-            self.handshake = self._handshake(proc)
+            hello = self._handshake(proc)
+            if self.first_hello is not None and (change := hello_change(self.first_hello, hello.raw)):
+                raise EngineStartError(f"its hello differs from its first hello: {change}")
+            self.first_hello = self.first_hello if self.first_hello is not None else hello.raw
+            self.handshake = hello
         except BaseException:
             proc.kill()
             self.proc = None
@@ -225,6 +233,21 @@ def hello_problem(msg: Any) -> str | None:
         if isinstance(items, list) and not all(isinstance(v, str) and v for v in items):
             bad = next(v for v in items if not (isinstance(v, str) and v))
             return f"hello reply {key} must be a list of names, found {quote(json.dumps(bad), 80)[1:-1]}"
+    return None
+
+
+HELLO_DECLARATIONS = ("protocol", "engine", "games", "capabilities", "scope")
+
+
+def hello_change(first: dict[str, Any], new: dict[str, Any]) -> str | None:
+    """The first field of the hello's declarations (spec/protocol.md: the protocol, the engine,
+    its games, capabilities and scope) in which a restarted engine's hello differs from its
+    first one, said briefly, or None when they agree. Other fields an engine adds may vary."""
+    for key in HELLO_DECLARATIONS:
+        if first.get(key) != new.get(key):
+            def said(value: Any) -> str:
+                return "absent" if value is None else quote(json.dumps(value, sort_keys=True), 120)[1:-1]
+            return f"{key} was {said(first.get(key))}, now {said(new.get(key))}"
     return None
 
 

@@ -127,7 +127,8 @@ def human(results: list[CaseResult], handshake: Handshake | None, interrupted: b
     """The terminal report. `verbosity` 1 (`conformance run -v`): everything, the tables per
     rule area and per file included; 0 (the default of `conformance run`): the same without
     the tables, so an all-pass run is the engine line and the final line; -1 (`-q`): the final
-    line alone. `colour`: the final line's counts and the failure tags in colour. `stopped`:
+    line alone; -v also lists every case ID with its verdict (`HR-FIG-1-3 PASSED`), as pytest
+    -v does. `colour`: the final line's counts and the failure tags in colour. `stopped`:
     why the run stopped early (-x, --maxfail), said before the final line. `causes`: case ID
     -> cause (fives/conformance/reports/causes.py): failures are grouped by cause where it names one."""
     if verbosity < 0:
@@ -138,6 +139,9 @@ def human(results: list[CaseResult], handshake: Handshake | None, interrupted: b
         lines.append(engine_line(handshake))
     if plan is not None:
         lines.append(rules_line(plan))
+    if verbosity >= 1:  # -v: every case with its verdict, in run order, as pytest -v lists its tests
+        lines += [f"{r.case.id} {r.status.upper()}" + (f" (known: {one_line(r.known, 200)})" if r.known else "")
+                  for r in results]
     lines += pattern_lines(results, clauses, cause_of=cause_lookup(causes))
     failing = failures_by_clause(results, clauses)
     if failing:

@@ -22,7 +22,7 @@ from fives.conformance.reports.failures import EngineRun
 from fives.conformance.reports.formats import FORMATS, SEVERAL, human, human_several
 from fives.conformance.runner import CaseResult, ResultStream, not_started, run_cases
 from fives.conformance.stopping import StopRun, stop_after
-from fives.support.errors import EXIT_ENGINE, EXIT_FAILURES, EXIT_INTERRUPTED, EXIT_OK, UserError
+from fives.support.errors import EXIT_ENGINE, EXIT_FAILURES, EXIT_INTERRUPTED, EXIT_NO_CASES, EXIT_OK, UserError
 from fives.support.progress import Progress
 from fives.support.sanitize import one_line
 from fives.support.stop import signals_held
@@ -31,7 +31,7 @@ from fives.support.wording import plural
 if TYPE_CHECKING:
     from fives.conformance.cases.expected_under import ProfilePlan
 
-__all__ = ["RunOptions", "RunOutcome", "run_suite"]
+__all__ = ["RunOptions", "RunOutcome", "nothing_ran", "run_suite"]
 
 Note = Callable[[str], None]
 
@@ -90,7 +90,46 @@ class RunOutcome:
             return EXIT_INTERRUPTED
         if any(run.error for run in self.runs):
             return EXIT_ENGINE
-        return EXIT_FAILURES if any(r.counts_as_failure for r in self.results) else EXIT_OK
+        if any(r.counts_as_failure for r in self.results):
+            return EXIT_FAILURES
+        return EXIT_NO_CASES if self.nothing_ran else EXIT_OK
+
+    @property
+    def nothing_ran(self) -> str | None:
+        """Why no case ran through an engine of the run (every result skipped, or none), or
+        None: a run that ran nothing is not a pass (exit 5, as pytest's when no test ran).
+        A run stopped early (Ctrl-C, -x) is judged by its own exit code, not by this."""
+        if self.interrupted or self.not_started is not None:
+            return None
+        for run in self.runs:
+            if run.error is None and (why := nothing_ran(run.results)):
+                return f"engine {one_line(run.label, 200)!r}: {why}" if self.several else why
+        return None
+
+
+def nothing_ran(results: list[CaseResult]) -> str | None:
+    """Why none of `results` ran (passed, failed or errored), or None when one did."""
+    if any(r.status != "skipped" for r in results):
+        return None
+    if not results:
+        return "no case was selected"
+    why = [_skip_cause(r) for r in results]
+    if all(w == "scope" for w in why):  # outside the hello's scope, games or capabilities: never sent
+        return "the engine's scope leaves no case"
+    if all(w == "engine" for w in why):
+        return "every case skipped by the engine"
+    said = {"scope": "outside the engine's scope", "engine": "skipped by the engine", "run": "left out by the run"}
+    return "every case skipped (" + ", ".join(f"{why.count(k)} {text}" for k, text in said.items() if k in why) + ")"
+
+
+def _skip_cause(result: CaseResult) -> str:
+    """Why a case was skipped: "scope" (the engine's hello leaves it out: its scope, games or
+    capabilities, never sent), "engine" (its reply said `skipped`) or "run" (--rules P made
+    it illegal or left it out, or it plays under rules of its own the run does not)."""
+    message = result.outcome.message if result.outcome is not None else ""
+    if result.out_of_scope or "engine does not declare" in message:
+        return "scope"
+    return "engine" if message.startswith("engine skipped:") else "run"
 
 
 def run_suite(options: RunOptions, on_note: Note | None = None) -> RunOutcome:
