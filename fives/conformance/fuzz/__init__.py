@@ -282,7 +282,8 @@ class Fuzzer:
         small, sv, spent, interrupted = shrink(self.oracle, game, kind, case["input"], v.keys, v, self.shrink_budget)
         rules = self.oracle.reference.rules_for(game)
         case_tags = tags(rules, kind, small, sv.expected, sv.actual)
-        clause = broken_clause(rules, kind, small, sv.expected, sv.actual, sv.keys, sv.diffs, case_tags)
+        clause = broken_clause(rules, kind, small, sv.expected, sv.actual, sv.keys, sv.diffs, case_tags,
+                               ask=lambda k, inp: self.oracle.ask(game, k, inp))
         found = Finding(game, kind, sv.keys, clause, small, sv.expected, sv.actual, sv.diffs, case_tags, index, name,
                         before, size(kind, small), old.seconds_to_find if old else found_at,
                         (old.seconds_to_shrink if old else 0.0) + time.monotonic() - t,
