@@ -22,7 +22,7 @@ from fives.rules import game_ids, load_rules
 from fives.conformance.fuzz.attribute import broken_clause, tags
 from fives.conformance.fuzz.oracle import ENGINE_ERROR, Oracle, Verdict
 from fives.conformance.fuzz.shrink import shrink, size
-from fives.conformance.fuzz.lane import LANE_SHARE, late_perft, tally_question
+from fives.conformance.fuzz.lane import LANE_SHARE, high_sum, late_perft, tally_question, tie_settlement
 from fives.conformance.fuzz.rare import rare_turn, refused_turn
 from fives.conformance.fuzz.steer import steered_turn
 from fives.conformance.fuzz.small import (input_forms, late_turn, next_leader_question, setup_question, small_legal,
@@ -57,10 +57,13 @@ EXTRA_BUILDERS = {"turn-small": (4, small_turn), "turn-late": (3, late_turn), "t
                   "next-leader": (1, next_leader_question), "input-forms": (1, input_forms)}
 #: The second lane's generators (fives/conformance/fuzz/lane.py): drawn apart, so that adding
 #: them left every other draw as it was.
-LANE_BUILDERS = {"perft-late": (2, late_perft), "tally": (1, tally_question), "turn-steered": (3, steered_turn)}
+LANE_BUILDERS = {"perft-late": (2, late_perft), "tally": (2, tally_question), "turn-steered": (3, steered_turn),
+                 "settle-tie": (2, tie_settlement), "high-sum": (1, high_sum), "leader": (2, next_leader_question),
+                 "setup-lane": (1, setup_question)}
 EXTRA_KINDS = {"turn-small": "turn", "turn-late": "turn", "turn-rare": "turn", "turn-refused": "turn", "legal-small": "legal-placements", "setup": "setup",
                "next-leader": "next-leader", "input-forms": "evaluate",
-               "perft-late": "perft", "tally": "tally", "turn-steered": "turn"}
+               "perft-late": "perft", "tally": "tally", "turn-steered": "turn", "settle-tie": "settle",
+               "high-sum": "evaluate", "leader": "next-leader", "setup-lane": "setup"}
 #: Engine errors kept per (game, kind, what failed): the first few, as examples.
 ENGINE_ERRORS_KEPT = 3
 

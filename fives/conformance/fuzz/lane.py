@@ -10,16 +10,24 @@ from `fuzz:{seed}:{G}:{i}`, so the first lane's requests keep their sequence.
 - `tally`: the score record of a score play reaches (Sniff: a multiple of 5, below zero now
   and then, up to a placement past the target; Horse Race: 0 to a settlement past the target);
 - `turn-steered` (fives/conformance/fuzz/steer.py): a turn showing one of the situations the
-  first lane reaches too seldom for a clause to come up in every seed's 500 draws.
+  first lane reaches too seldom for a clause to come up in every seed's 500 draws;
+- `settle-tie`: a blocked hand's settlement with the lowest totals tied (HR-SETTLE-6, -7);
+- `high-sum`: a layout counting 35 or more (SN-SCORE-3);
+- `leader`, `setup-lane`: the first lane's next-leader and setup questions, more often (the
+  first hand's lot, later hands, a deal's hand size and boneyard).
 """
 from __future__ import annotations
 
 import random
 from typing import Any
 
-from fives.conformance.fuzz.small import small_state
+from fives.conformance.fuzz.small import _scores, small_state
+from fives.conformance.golden.builders import builders
+from fives.conformance.golden.play import _config
 from fives.perft import estimate_nodes
 from fives.rules import GameRules
+from fives.settlement import configure
+from fives.tiles import ALL_TILES
 
 #: Draws of the second lane, of every draw, when both lanes have generators.
 LANE_SHARE = 0.2
@@ -28,6 +36,9 @@ LANE_SHARE = 0.2
 PERFT_NODES = 3_000
 #: How far past the target a Horse Race score may stand (a settlement's award, displayed points).
 HR_PAST_TARGET = 12
+#: Deals of a tied settlement, and largest-sums layouts, tried per request.
+TIE_TRIES = 60
+HIGH_SUM_TRIES = 40
 
 
 def late_perft(rng: random.Random, rules: GameRules) -> dict[str, Any] | None:
@@ -58,3 +69,42 @@ def tally_question(rng: random.Random, rules: GameRules) -> dict[str, Any]:
         score = rng.choice([rng.randint(0, top - 1), rng.randint(top, top + HR_PAST_TARGET), rng.randint(0, 8)])
     return {"kind": "tally", "clauses": [], "description": "tally", "input": {"score": score, "players": players},
             "expect": {}}
+
+
+def tie_settlement(rng: random.Random, rules: GameRules) -> dict[str, Any] | None:
+    """A blocked hand's settlement with the lowest totals tied (seats alone, or teams in
+    partnerships): the remaining tiles miss one pip value (every tile of it is in the
+    layout, whose ends all show it), and every seat still holds a tile."""
+    players, partners = _config(rng, rules, rng.random() < 0.5 or None)
+    config = configure(rules, players, partners)
+    missing = rng.randrange(rules.raw["set"]["max_pip"] + 1)
+    pool = [t for t in ALL_TILES if missing not in (t.low, t.high)]
+    for _ in range(TIE_TRIES):
+        rng.shuffle(pool)
+        sizes = [rng.randint(1, 3) for _ in range(players)]
+        if sum(sizes) > len(pool):
+            continue
+        hands, at = [], 0
+        for n in sizes:
+            hands.append(sorted(pool[at:at + n]))
+            at += n
+        totals = [sum(sum(t.pips for t in hands[s]) for s in side) for side in config.sides]
+        low = min(totals)
+        if totals.count(low) < 2:
+            continue
+        inp = {"players": players, "partnerships": partners, "scores": _scores(rng, rules, config),
+               "end": {"reason": "blocked", "seat": None}, "remaining": [[str(t) for t in h] for h in hands]}
+        return {"kind": "settle", "clauses": [], "description": "settle-tie", "input": inp, "expect": {}}
+    return None
+
+
+def high_sum(rng: random.Random, rules: GameRules) -> dict[str, Any] | None:
+    """A layout whose counted sum is 35 or more (near Sniff's single-spinner limit, SN-SCORE-3),
+    from the golden largest-sums generator, drawn until one comes."""
+    build = builders()["largest-sums"][1]
+    case = None
+    for _ in range(HIGH_SUM_TRIES):
+        case = build(rng, rules)
+        if case is not None and case["expect"]["sum"] >= 35:
+            return case
+    return case
