@@ -16,7 +16,8 @@ from fives.conformance.golden.cases import PREFIX
 from fives.rules import GameRules
 from fives.tiles import parse_tile
 
-#: What shows each clause (its id without the game prefix), as benchmarks/fuzz_rare.py prints it.
+#: What shows each clause, as benchmarks/fuzz_rare.py prints it: by area and number where
+#: both games' clauses mean the same, by full id where they do not (`situation_of`).
 SITUATIONS = {
     "SET-1": "a setup's boneyard, a perft count over every unplaced tile, or a tile placed twice",
     "PLAYERS-1": "a configuration asked, or a state played in partnerships",
@@ -24,7 +25,7 @@ SITUATIONS = {
     "POINTS-1": "displayed points: a setup's target, a match ended, a tally",
     "MATCH-1": "a placement that reaches the target (the match ends at once)",
     "MATCH-2": "the target reached at a settlement, or a match-end question",
-    "DEAL-1": "a setup's hand size and boneyard",
+    "DEAL-1": "a setup's hand size and boneyard, an opening state, a boneyard drawn to its last tile",
     "DEAL-2": "who leads whatever is dealt (the first hand), or an opening turn of a dealt hand",
     "LEAD-1": "the first hand's leader (by lot)",
     "LEAD-2": "an opening turn, or a draw or pass refused before it",
@@ -34,11 +35,15 @@ SITUATIONS = {
     "TURN-1": "a Sniff placement of a double or a score (one placement, still)",
     "SPIN-1": "a double in the layout (golden tagging)",
     "SPIN-2": "a spinner's branch sides (golden tagging)",
-    "COUNT-1": "a blank end or a zero sum (golden tagging; Horse Race: COUNT-4)",
-    "COUNT-2": "a double's halves (golden tagging)",
-    "COUNT-3": "an open branch side of a full spinner (golden tagging)",
-    "COUNT-4": "a started branch (golden tagging)",
-    "COUNT-5": "a spinner whose lines are both occupied: a connection position, no counted end",
+    "SN-COUNT-1": "a blank end or a zero sum (golden tagging)",
+    "SN-COUNT-2": "a double's halves (golden tagging)",
+    "SN-COUNT-3": "an open branch side of a full Sniff (golden tagging)",
+    "SN-COUNT-4": "a started branch (golden tagging)",
+    "SN-COUNT-5": "a Sniff whose lines are both occupied: a connection position, no counted end",
+    "HR-COUNT-1": "a double in the layout (golden tagging)",
+    "HR-COUNT-2": "a full spinner's branch sides (golden tagging)",
+    "HR-COUNT-3": "a started branch (golden tagging)",
+    "HR-COUNT-4": "a blank end, a zero sum, or a full spinner's connection position",
     "SCORE-1": "a placement that scores",
     "SCORE-2": "a sum that scores nothing",
     "SCORE-3": "a sum of 35 or more",
@@ -46,16 +51,21 @@ SITUATIONS = {
     "DRAW-2": "a draw",
     "DRAW-3": "a drawn tile that fits, placed at once",
     "DRAW-4": "a pass",
-    "END-1": "a seat going out (Horse Race: a blocked hand)",
-    "END-2": "a blocked hand",
-    "SETTLE-1": "a settlement (Horse Race: a seat going out wins the hand)",
-    "SETTLE-2": "a remainder rounded (Horse Race: a blocked hand's winner)",
-    "SETTLE-3": "a partnership settlement (Horse Race: an award)",
-    "SETTLE-4": "a score below zero (Horse Race: an award rounded)",
+    "SN-END-1": "a seat going out",
+    "SN-END-2": "a blocked hand",
+    "HR-END-1": "a blocked hand",
+    "SN-SETTLE-1": "a settlement",
+    "SN-SETTLE-2": "a remainder rounded",
+    "SN-SETTLE-3": "a partnership settlement",
+    "SN-SETTLE-4": "a score below zero",
+    "HR-SETTLE-1": "a seat going out wins the hand",
+    "HR-SETTLE-2": "a blocked hand's winner",
+    "HR-SETTLE-3": "an award",
+    "HR-SETTLE-4": "an award's pips rounded",
     "SETTLE-5": "a partnership award",
     "SETTLE-6": "a solo tie for lowest",
     "SETTLE-7": "a team tie for lowest",
-    "RECORD-1": "a score's record (tally)",
+    "RECORD-1": "a score's record (tally), or a match result",
     "RECORD-2": "a match result",
     "CONT-1": "a placement that continues the turn",
     "CONT-2": "a scoring double",
@@ -64,6 +74,11 @@ SITUATIONS = {
     "CONT-5": "a drawn double or scoring tile placed (the turn ends all the same)",
     "CONT-6": "a draw or pass in a continuation",
 }
+
+
+def situation_of(clause: str) -> str:
+    """What shows `clause` (its id), in words."""
+    return SITUATIONS.get(clause) or SITUATIONS.get(clause.split("-", 1)[1], "?")
 
 
 def _double(tile: Any) -> bool:
