@@ -57,7 +57,7 @@ EXTRA_BUILDERS = {"turn-small": (4, small_turn), "turn-late": (3, late_turn), "t
                   "next-leader": (1, next_leader_question), "input-forms": (1, input_forms)}
 #: The second lane's generators (fives/conformance/fuzz/lane.py): drawn apart, so that adding
 #: them left every other draw as it was.
-LANE_BUILDERS = {"perft-late": (2, late_perft), "tally": (2, tally_question), "turn-steered": (3, steered_turn),
+LANE_BUILDERS = {"perft-late": (2, late_perft), "tally": (2, tally_question), "turn-steered": (4, steered_turn),
                  "settle-tie": (2, tie_settlement), "high-sum": (1, high_sum), "leader": (3, next_leader_question),
                  "setup-lane": (1, setup_question)}
 EXTRA_KINDS = {"turn-small": "turn", "turn-late": "turn", "turn-rare": "turn", "turn-refused": "turn", "legal-small": "legal-placements", "setup": "setup",
