@@ -8,6 +8,15 @@ process instead) until it reports the mutant's clause with a case of at most 4 p
 or `--seconds` pass. Then checks the written fixture: it must fail the mutant and pass the
 reference. Also fuzzes `fives serve` itself for `--clean-seconds` (default 60): it must find
 nothing. Prints one row per mutant and the requests per second through the protocol.
+
+    python benchmarks/fuzz.py --default [--seed 0] [--mutant NAME ...]
+
+The default fuzz (500 draws, `fives conformance fuzz`'s default) against every mutant in
+process (issue 37: it must find every one): the engine requests sent when the first finding
+came and when the first one under the mutant's clause came (`Mutant.clauses_in`), the
+findings, and whether each is filed under the mutant's clause. Then the time of a default
+fuzz of the reference against the same fuzz without the second lane (the generators before
+issue 37) measured in the same run, as a ratio. Exits 1 if a mutant is missed.
 """
 from __future__ import annotations
 
@@ -32,7 +41,7 @@ def engine_for(m: Mutant | None, in_process: bool) -> Engine:
 
 
 def hit(m: Mutant, report: FuzzReport) -> Finding | None:
-    ok = [f for f in report.findings if f.clause == m.clause and f.size["placements"] <= MAX_PLACEMENTS]
+    ok = [f for f in report.findings if f.clause in m.clauses_in(f.game) and f.size["placements"] <= MAX_PLACEMENTS]
     return min(ok, key=lambda f: f.seconds_to_find, default=None)
 
 
@@ -45,8 +54,36 @@ def verified(m: Mutant, f: Finding, seed: int) -> bool:
     return bad == "failed" and good == "passed"
 
 
+def default_reach(mutants: list[Mutant], seed: int) -> int:
+    """The default fuzz against every mutant: the rows of `--default`; 1 if one is missed."""
+    print(f"{'mutant':<34} {'clause':<12} {'first':>6} {'own':>6} {'found':>6}  labels")
+    missed = []
+    for m in mutants:
+        report = Fuzzer(ReferenceEngine(m.hooks(), name=m.name), seed=seed).run(cases=500)
+        firsts = sorted(f.requests_to_find for f in report.findings)
+        own = sorted(f.requests_to_find for f in report.findings if f.clause in m.clauses_in(f.game))
+        wrong = sorted({f.clause for f in report.findings if f.clause not in m.clauses_in(f.game)})
+        if not firsts:
+            missed.append(m.name)
+        print(f"{m.name:<34} {m.clause:<12} {firsts[0] if firsts else '-':>6} {own[0] if own else '-':>6} "
+              f"{len(firsts):>6}  {'all under its clause' if not wrong else 'also ' + ', '.join(wrong)}")
+    times = {}
+    for lane in (False, True):
+        fuzzer = Fuzzer(ReferenceEngine(), seed=seed)
+        if not lane:
+            fuzzer.lane = {}
+        t0 = time.perf_counter()
+        fuzzer.run(cases=500)
+        times[lane] = time.perf_counter() - t0
+    print(f"default fuzz of the reference: {times[True]:.1f}s, {times[True] / times[False]:.2f}x the same fuzz "
+          f"without the second lane ({times[False]:.1f}s, same run)")
+    print(f"missed: {', '.join(missed) or 'none'}")
+    return 1 if missed else 0
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
+    ap.add_argument("--default", action="store_true", help="the default fuzz (500 draws) against every mutant")
     ap.add_argument("--seconds", type=float, default=60.0)
     ap.add_argument("--clean-seconds", type=float, default=60.0, help="fuzz the reference itself (0: skip)")
     ap.add_argument("--seed", type=int, default=0)
@@ -54,6 +91,8 @@ def main() -> None:
     ap.add_argument("--mutant", action="append", default=[])
     args = ap.parse_args()
     mutants = [m for m in all_mutants() if not args.mutant or m.name in args.mutant]
+    if args.default:
+        sys.exit(default_reach(mutants, args.seed))
     print(f"{'mutant':<32} {'clause':<12} {'found':>7} {'shrink':>7} {'size':<26} {'req/s':>6}  fixture")
     total_req = total_s = 0.0
     missed = []

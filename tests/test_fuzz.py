@@ -106,7 +106,7 @@ def test_cli_writes_fixtures_that_run(tmp_path):
 
 @pytest.mark.parametrize("args,message", [
     (["--game", "chess"], "--game chess: unknown game"),
-    (["--kind", "perft"], "--kind perft: the fuzzer makes no such requests"),
+    (["--kind", "castle"], "--kind castle: the fuzzer makes no such requests"),
     (["--cases", "3", "--seconds", "2"], "give --cases or --seconds, not both"),
 ])
 def test_bad_options_are_one_line_exit_2(tmp_path, args, message):

@@ -78,5 +78,5 @@ def test_the_table_splits_survivors_by_class_and_scores_without_the_harmless():
                "fives.tally.x_a__mutmut_5": ("hole", "r"), "fives.tally.x_a__mutmut_6": ("hole", "r")}
     split, stale = bench.classified(bench.table(found), found, classes)
     assert split == [{"module": "fives.tally", "mutants": 6, "killed": 2, "equivalent": 1, "outside": 1,
-                      "hole": 1, "unread": 1, "score": 0.5}]
+                      "hole": 1, "unread": 1, "score": 0.5, "outside share": "16.7%"}]
     assert stale == ["fives.tally.x_a__mutmut_6"]

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 @click.option("--game", "games", multiple=True, help="Only this game (repeatable). Default: every game, in turn.")
 @click.option("--kind", "kinds_", multiple=True,
               help="Only requests of this kind (repeatable): evaluate, turn, settle, match-end, legal-placements, "
-                   "setup, next-leader.")
+                   "setup, next-leader, tally, perft.")
 @click.option("--cases", type=click.IntRange(min=1), help="Stop after this many requests drawn (default 500).")
 @click.option("--seconds", type=SecondsRange(min=0, min_open=True),
               help="Stop drawing after this many seconds (a shrink in progress completes).")

@@ -22,7 +22,9 @@ from fives.rules import game_ids, load_rules
 from fives.conformance.fuzz.attribute import broken_clause, tags
 from fives.conformance.fuzz.oracle import ENGINE_ERROR, Oracle, Verdict
 from fives.conformance.fuzz.shrink import shrink, size
+from fives.conformance.fuzz.lane import LANE_SHARE, high_sum, late_perft, tally_question, tie_settlement
 from fives.conformance.fuzz.rare import rare_turn, refused_turn
+from fives.conformance.fuzz.steer import steered_turn
 from fives.conformance.fuzz.small import (input_forms, late_turn, next_leader_question, setup_question, small_legal,
                                          small_turn)
 from fives.conformance.cases.reachable import problems, repair
@@ -53,14 +55,21 @@ EXTRA_BUILDERS = {"turn-small": (4, small_turn), "turn-late": (3, late_turn), "t
                   "legal-small": (2, small_legal),
                   "setup": (1, setup_question),
                   "next-leader": (1, next_leader_question), "input-forms": (1, input_forms)}
+#: The second lane's generators (fives/conformance/fuzz/lane.py): drawn apart, so that adding
+#: them left every other draw as it was.
+LANE_BUILDERS = {"perft-late": (2, late_perft), "tally": (2, tally_question), "turn-steered": (4, steered_turn),
+                 "settle-tie": (2, tie_settlement), "high-sum": (1, high_sum), "leader": (3, next_leader_question),
+                 "setup-lane": (1, setup_question)}
 EXTRA_KINDS = {"turn-small": "turn", "turn-late": "turn", "turn-rare": "turn", "turn-refused": "turn", "legal-small": "legal-placements", "setup": "setup",
-               "next-leader": "next-leader", "input-forms": "evaluate"}
+               "next-leader": "next-leader", "input-forms": "evaluate",
+               "perft-late": "perft", "tally": "tally", "turn-steered": "turn", "settle-tie": "settle",
+               "high-sum": "evaluate", "leader": "next-leader", "setup-lane": "setup"}
 #: Engine errors kept per (game, kind, what failed): the first few, as examples.
 ENGINE_ERRORS_KEPT = 3
 
 
 def fuzz_kinds() -> list[str]:
-    return sorted({builder_kind(n) for n in [*builders(), *EXTRA_BUILDERS]})
+    return sorted({builder_kind(n) for n in [*builders(), *EXTRA_BUILDERS, *LANE_BUILDERS]})
 
 
 @dataclass
@@ -107,7 +116,7 @@ class Finding:
         s = self.size
         what = f"{s['placements']} placement(s)" + (
             f", {s['hand_tiles']} hand tile(s), {s['boneyard']} boneyard tile(s), {s['players']} players"
-            if self.kind != "evaluate" else "")
+            if self.kind not in ("evaluate", "perft", "tally") else "")
         return {"id": self.id, "kind": self.kind, "game": self.game, "clauses": clauses,
                 "source": {"derived": f"fives conformance fuzz {GENERATOR_VERSION}: seed {seed}, draw {self.draw}, "
                                       f"generator {self.generator}, found after {self.requests_to_find} engine "
@@ -168,20 +177,26 @@ class Fuzzer:
         self.shrink_budget = shrink_budget
         table = {**builders(), **EXTRA_BUILDERS}
         self.builders = {n: table[n] for n in sorted(table) if builder_kind(n) in self.kinds}
-        if not self.builders:
+        self.lane = {n: b for n, b in LANE_BUILDERS.items() if builder_kind(n) in self.kinds}
+        if not self.builders and not self.lane:
             raise ValueError(f"no generator makes kind(s) {', '.join(self.kinds)}")
         self.oracle = Oracle(engine, profile)
 
     def draw(self, index: int) -> tuple[str, str, dict[str, Any]]:
         """(game, generator name, golden-style case) for draw `index`: a pure function."""
         game = self.games[index % len(self.games)]
-        rng = random.Random(f"fuzz:{self.seed}:{game}:{index}")
+        lane = random.Random(f"fuzz:{self.seed}:{game}:{index}:lane")
+        # the second lane's own stream decides, so a draw left in the first is made as before
+        if self.lane and (not self.builders or lane.random() < LANE_SHARE):
+            table, rng = self.lane, lane
+        else:
+            table, rng = self.builders, random.Random(f"fuzz:{self.seed}:{game}:{index}")
         rules = self.oracle.reference.rules_for(game)
-        names = list(self.builders)
-        weights = [self.builders[n][0] for n in names]
+        names = list(table)
+        weights = [table[n][0] for n in names]
         while True:
             name = rng.choices(names, weights)[0]
-            case = self.builders[name][1](rng, rules)
+            case = table[name][1](rng, rules)
             if case is None:
                 continue
             # every request is a reachable state (spec/fuzz.md): golden generators' scores
@@ -270,7 +285,8 @@ class Fuzzer:
         small, sv, spent, interrupted = shrink(self.oracle, game, kind, case["input"], v.keys, v, self.shrink_budget)
         rules = self.oracle.reference.rules_for(game)
         case_tags = tags(rules, kind, small, sv.expected, sv.actual)
-        clause = broken_clause(rules, kind, small, sv.expected, sv.actual, sv.keys, sv.diffs, case_tags)
+        clause = broken_clause(rules, kind, small, sv.expected, sv.actual, sv.keys, sv.diffs, case_tags,
+                               ask=lambda k, inp: self.oracle.ask(game, k, inp))
         found = Finding(game, kind, sv.keys, clause, small, sv.expected, sv.actual, sv.diffs, case_tags, index, name,
                         before, size(kind, small), old.seconds_to_find if old else found_at,
                         (old.seconds_to_shrink if old else 0.0) + time.monotonic() - t,

@@ -53,7 +53,7 @@ def _plural(n: int, word: str) -> str:
 def describe_size(f: Finding) -> str:
     s = f.size
     parts = [_plural(s["placements"], "placement")]
-    if f.kind != "evaluate":
+    if f.kind not in ("evaluate", "perft", "tally"):  # no seats in a layout or a score
         parts += [_plural(s["hand_tiles"], "hand tile"), _plural(s["boneyard"], "boneyard tile"),
                   _plural(s["players"], "player")]
     return ", ".join(parts)

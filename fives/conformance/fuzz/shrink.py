@@ -198,23 +198,38 @@ def match_end_candidates(input: Input, rules: GameRules) -> Iterator[Input]:
     yield from _lower_scores(input)
 
 
+def perft_candidates(input: Input, rules: GameRules) -> Iterator[Input]:
+    """Shallower first (a depth-1 difference names the placements themselves), then a
+    shorter layout, as evaluate's."""
+    depth = input.get("depth")
+    if isinstance(depth, int):
+        for d in range(1, depth):
+            yield _with(input, depth=d)
+    placements = input.get("placements")
+    if isinstance(placements, list):
+        for cut in _cuts(placements, keep_last=True):
+            yield _with(input, placements=cut)
+
+
 CANDIDATES: dict[str, Callable[[Input, GameRules], Iterator[Input]]] = {
     "evaluate": evaluate_candidates, "turn": turn_candidates, "settle": settle_candidates,
-    "match-end": match_end_candidates,
+    "match-end": match_end_candidates, "perft": perft_candidates,
 }
+#: Kinds whose request is a layout (`placements`) and no seats.
+_LAYOUT_KINDS = ("evaluate", "perft")
 
 
 def size(kind: str, input: Input) -> dict[str, int]:
     """What the shrinker minimizes, for the report: placements (layout and placing actions),
     hand tiles, boneyard tiles, players."""
-    placements = input.get("placements") if kind == "evaluate" else input.get("layout")
+    placements = input.get("placements") if kind in _LAYOUT_KINDS else input.get("layout")
     n = len(placements) if isinstance(placements, list) else 0
     n += sum(1 for a in input.get("actions", []) if isinstance(a, dict) and a.get("action") == "place")
     hands = input.get("hands", input.get("remaining", []))
     tiles = sum(len(h) for h in hands if isinstance(h, list)) if isinstance(hands, list) else 0
     bone = input.get("boneyard", [])
     return {"placements": n, "hand_tiles": tiles, "boneyard": len(bone) if isinstance(bone, list) else 0,
-            "players": int(input.get("players", 2)) if kind != "evaluate" else 0}
+            "players": int(input.get("players", 2)) if kind not in (*_LAYOUT_KINDS, "tally") else 0}
 
 
 def measure(kind: str, input: Input) -> tuple[int, ...]:
@@ -231,7 +246,10 @@ def measure(kind: str, input: Input) -> tuple[int, ...]:
                 pips += parse_tile(t).pips
             except (TypeError, ValueError):
                 pass
-    return (s["players"], s["placements"], s["hand_tiles"], len(actions) if isinstance(actions, list) else 0,
+    steps = len(actions) if isinstance(actions, list) else 0
+    if kind == "perft" and isinstance(input.get("depth"), int):
+        steps = input["depth"]  # a perft's plies are its actions
+    return (s["players"], s["placements"], s["hand_tiles"], steps,
             s["boneyard"], sum(abs(v) for v in numbers), pips)
 
 

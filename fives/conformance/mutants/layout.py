@@ -22,9 +22,25 @@ class Mutant:
     #: exactly ({}: it changes nothing in that game); tests/test_variants_mutants.py proves it
     #: case by case, and `conformance diagnose` names it by these parameters
     variant: dict[str, dict[str, Any]] = field(default_factory=dict, hash=False, compare=False)
+    #: other clauses it breaks by its very reading, where a situation falls under one of them
+    #: (a split award breaks the team tie of HR-SETTLE-7 as well as the solo one of HR-SETTLE-6)
+    also: tuple[str, ...] = ()
+
+    def clauses_in(self, game: str) -> set[str]:
+        """The clauses a finding of this misreading in `game` may rightly be filed under: its
+        own and `also`, each as the same rule of `game` (spec/rules.md's counterpart)."""
+        prefix = "SN" if game == SN else "HR"
+        return {c if c.startswith(prefix) else COUNTERPART.get(c, c) for c in (self.clause, *self.also)}
 
 
 HR, SN = "horse-race", "american-sniff"
+#: The same rule in the other game (spec/rules.md), both ways: the clause a misreading of one
+#: game's rule breaks when it shows in the other.
+_PAIRS = (("SN-PLACE-1", "HR-PLACE-1"), ("SN-LEAD-2", "HR-LEAD-2"), ("SN-SPIN-1", "HR-SPIN-1"),
+          ("SN-SPIN-2", "HR-SPIN-2"), ("SN-COUNT-2", "HR-COUNT-1"), ("SN-SCORE-2", "HR-SCORE-2"),
+          ("SN-SETTLE-2", "HR-SETTLE-4"), ("SN-MATCH-1", "HR-MATCH-1"), ("SN-END-2", "HR-END-1"),
+          ("SN-RECORD-1", "HR-RECORD-1"), ("SN-DRAW-1", "HR-DRAW-1"))
+COUNTERPART = {**dict(_PAIRS), **{b: a for a, b in _PAIRS}}
 
 
 # -- layout misreadings ---------------------------------------------------------------

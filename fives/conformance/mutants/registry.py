@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from fives.conformance.engines.drivers import ReferenceEngine
 from fives.conformance.engines.handle import EngineSpec
+from fives.conformance.mutants.kinds import KIND_MUTANTS
 from fives.conformance.mutants.layout import LAYOUT_MUTANTS, Mutant
 from fives.conformance.mutants.play import PLAY_MUTANTS
 from fives.support.errors import UserError
@@ -24,12 +25,12 @@ if TYPE_CHECKING:
     from fives.conformance.runner import CaseResult
     from fives.profiles import Profile
 
-__all__ = ["LAYOUT_MUTANTS", "PLAY_MUTANTS", "Mutant", "MutantResult", "all_mutants", "mutant_engine", "mutant_spec",
+__all__ = ["KIND_MUTANTS", "LAYOUT_MUTANTS", "PLAY_MUTANTS", "Mutant", "MutantResult", "all_mutants", "mutant_engine", "mutant_spec",
            "run_mutant"]
 
 
 def all_mutants() -> list[Mutant]:
-    return LAYOUT_MUTANTS + PLAY_MUTANTS
+    return LAYOUT_MUTANTS + PLAY_MUTANTS + KIND_MUTANTS
 
 
 def mutant_engine(name: str, profile: Profile | None = None, honours_rules: bool = False) -> ReferenceEngine:
