@@ -65,6 +65,10 @@ class Diagnosis:
     #: cluster key (before merging) -> (its minimal case, its description, its note), for each
     #: cluster whose turn came: an extended search's clusters take them instead of asking again
     done: dict[str, tuple[Any, Any, Any]] = field(default_factory=dict, repr=False)
+    #: fixture id -> the engine's answer it was shrunk from: asked again before it is written
+    replies: dict[str, Any] = field(default_factory=dict, repr=False)
+    #: requests answered two ways (fuzz/recheck.py Inconsistency): never a cause or a bug
+    inconsistent: list[Any] = field(default_factory=list)
 
     @property
     def explained(self) -> int:
@@ -286,6 +290,9 @@ def lines(d: Diagnosis) -> list[str]:
             shown = f"{small['id']} ({_size_text(small)})" if small else _suite_example(d, g)
             out.append(f"  {g.count} case(s): {g.key}; clauses {g.clause_text()}; e.g. {shown}")
             out.extend(_cluster_lines(d, g))
+    if d.inconsistent:
+        from fives.conformance.fuzz.recheck import lines as inconsistency_lines
+        out.extend(inconsistency_lines(d.inconsistent))
     if d.scope:
         out.append(scope_line(d.scope))
     if d.fuzz:
@@ -294,7 +301,7 @@ def lines(d: Diagnosis) -> list[str]:
         out.append(f"fuzz: {f['draws']} request(s) drawn, {f['requests']} sent, {f['findings']} disagreement(s) "
                    f"kept" + (f", {errors} engine error(s) (crashes, hangs, garbage: not rule findings)" if errors
                               else "") + f", in {f['seconds']:.1f} s")
-    asked = d.requests.get("suite", 0) + (d.fuzz or {}).get("requests", 0) + d.requests.get("shrink", 0)
+    asked = sum(d.requests.get(k, 0) for k in ("suite", "shrink", "recheck")) + (d.fuzz or {}).get("requests", 0)
     out.append(f"{d.failing} failing, {d.explained} explained by {len(d.causes)} cause(s), "
                f"{d.failing - d.explained} not; {d.candidates} candidates, {d.sets_tried} sets tried; "
                f"{asked} engine requests in {d.seconds:.1f} s"
@@ -341,7 +348,8 @@ def to_json(d: Diagnosis) -> dict[str, Any]:
             "combined": {"explains": d.combined_explained, "breaks": d.combined_broken},
             "fuzz": d.fuzz or None, "stopped": d.stopped, "scope": d.scope or None, "seconds": round(d.seconds, 3),
             "requests": {"suite": d.requests.get("suite", 0), "fuzz": (d.fuzz or {}).get("requests", 0),
-                         "shrink": d.requests.get("shrink", 0)}}
+                         "shrink": d.requests.get("shrink", 0), "recheck": d.requests.get("recheck", 0)},
+            "inconsistent": [i.to_dict() for i in d.inconsistent]}
 
 
 def fixture_text(case: dict[str, Any], title: str) -> str:
