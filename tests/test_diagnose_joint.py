@@ -1,0 +1,66 @@
+"""Joint candidates (issue 39 item 1, fives/conformance/diagnose/inferred.py and search.py): values
+that only show together in the same answers (a `setup` answer's hand size and target) are tried
+together, and a target a setup answer states is read before the bound a match's end gives."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from fives.conformance.cases.fixtures import Case
+from fives.conformance.diagnose import diagnosis as dx
+from fives.conformance.diagnose.inferred import readings
+from fives.conformance.engines.drivers import Outcome, ReferenceEngine
+from fives.conformance.engines.handle import EngineSpec
+from fives.conformance.runner import CaseResult
+from fives.conformance.sessions.diagnose import Budget, DiagnoseOptions, diagnose
+from fives.profiles import make_profile, parameters
+
+SN = "american-sniff"
+
+
+def _setup(players: int, engine: ReferenceEngine, cid: str) -> CaseResult:
+    case = Case(cid, "setup", SN, ("SN-DEAL-1",), {}, {"players": players, "partnerships": False},
+                ReferenceEngine().answer("setup", SN, {"players": players, "partnerships": False}), "t")
+    return CaseResult(case, "failed", ["differs"], Outcome("ok", engine.answer("setup", SN, case.input)))
+
+
+def test_a_target_a_setup_answer_states_comes_before_a_match_ends_bound() -> None:
+    engine = ReferenceEngine(profile=make_profile(SN, {"target.raw": {2: 150}}))
+    ended = CaseResult(Case("m", "match-end", SN, ("SN-MATCH-1",), {}, {"players": 2, "scores": [240, 0]},
+                            {"winners": []}, "t"), "failed", ["differs"],
+                       Outcome("ok", {"winners": [0], "scores": [245, 0]}))
+    got = readings(SN, [ended, ended, _setup(2, engine, "s")], parameters(SN))
+    assert got["target.raw"][0] == {2: 150, 3: 200, 4: 200}  # not 245: that match only bounds it
+
+
+def test_two_values_shown_only_together_are_named_together() -> None:
+    # the only failures are setup answers, each differing in the hand size and the target at
+    # once: neither value alone explains one of them
+    profile = make_profile(SN, {"deal.hand_size": {2: 9}, "target.raw": {2: 150}})
+    engine = ReferenceEngine(profile=profile)
+    failing = [_setup(2, engine, "s2")]
+    passing = [CaseResult(Case("p3", "setup", SN, (), {}, {"players": 3, "partnerships": False},
+                               ReferenceEngine().answer("setup", SN, {"players": 3, "partnerships": False}), "t"),
+                          "passed")]
+    d = dx.diagnose(failing + passing, [SN], mutants=False)
+    assert d.combined[SN]["deal.hand_size"][2] == 9 and d.combined[SN]["target.raw"][2] == 150
+    assert d.unexplained == [] and d.combined_explained == 1 and len(d.causes) == 2
+
+
+@pytest.mark.slow  # the whole Sniff suite and a fuzz through the protocol: about a minute
+def test_serve_with_a_hand_size_and_a_target_of_two_players_is_diagnosed_with_both(tmp_path: Path) -> None:
+    p = tmp_path / "p.yaml"
+    p.write_text(yaml.safe_dump({"name": "joint", "extends": SN, "source": "test",
+                                 "rules": {"deal.hand_size": {2: 9}, "target.raw": {2: 150}}}))
+    out = diagnose(DiagnoseOptions(EngineSpec(f"{sys.executable} -m fives serve --rules {p}"), games=(SN,),
+                                   mutants=False, budget=Budget(120.0)))
+    d = out.diagnosis
+    assert d.combined[SN]["deal.hand_size"][2] == 9 and d.combined[SN]["target.raw"][2] == 150
+    assert d.unexplained == [] and out.conforms and d.inconsistent == []
+    assert {c.candidate.path for c in d.causes} == {"deal.hand_size", "target.raw"}
+
+
