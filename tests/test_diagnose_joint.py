@@ -64,3 +64,22 @@ def test_serve_with_a_hand_size_and_a_target_of_two_players_is_diagnosed_with_bo
     assert {c.candidate.path for c in d.causes} == {"deal.hand_size", "target.raw"}
 
 
+
+
+def test_a_by_players_value_is_stated_only_for_the_counts_the_answers_showed() -> None:
+    # one value for every count was taken, but only the 2- and 3-player answers showed it
+    from fives.conformance.diagnose.search import Candidate, Scorer
+
+    engine = ReferenceEngine(profile=make_profile(SN, {"deal.hand_size": {2: 6, 3: 6, 4: 6}}))
+    shown = [_setup(2, engine, "s2"), _setup(3, engine, "s3")]
+    cand = Candidate('deal.hand_size = {"2":6,"3":6,"4":6}', SN, ("SN-DEAL-1",),
+                     {"deal.hand_size": {2: 6, 3: 6, 4: 6}}, path="deal.hand_size")
+    d = dx.Diagnosis([dx.Cause(cand, shown, shown[0])], [], 2, 0, 1, 0.0,
+                     combined={SN: {"deal.hand_size": {2: 6, 3: 6, 4: 6}}})
+    d.scorers[SN] = Scorer(SN, {}, shown, [])
+    # 3 players deal 6 in the seeds' game already; 4 players: no answer said, the base game's 5
+    assert yaml.safe_load(dx.profile_yaml(d, SN))["rules"] == {"deal.hand_size": {2: 6}}
+    assert dx.to_json(d)["profile"] == {SN: {"deal.hand_size": {2: 6}}}
+    said = [line for line in dx.lines(d) if line.startswith("  stated as ")]
+    assert said == ['  stated as deal.hand_size = {"2":6}: 4 players left to the base game (no answer showed them)']
+    assert make_profile(SN, {"deal.hand_size": {2: 6}}).overrides["deal.hand_size"] == {2: 6, 3: 6, 4: 5}

@@ -15,6 +15,7 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
+from fives.conformance.diagnose.observed import stated_rules, stated_value
 from fives.conformance.diagnose.search import Candidate, Scorer, attribute, candidates, refused, select
 from fives.conformance.reports.failures import FailureGroup
 from fives.conformance.cases.fixtures import Case
@@ -199,7 +200,7 @@ def profile_yaml(d: Diagnosis, game: str) -> str:
     import yaml
     doc = {"extends": game, "name": f"{game}-diagnosed",
            "source": "fives conformance diagnose" + (f" against {d.profile.name}" if d.profile is not None else ""),
-           "rules": d.combined.get(game, {})}
+           "rules": stated_rules(d, game)[0]}  # by-players values for the counts shown only
     return yaml.safe_dump(doc, sort_keys=True, allow_unicode=True)
 
 
@@ -274,6 +275,7 @@ def lines(d: Diagnosis) -> list[str]:
         out.append(f"cause: {cand.name} ({cand.game}): explains {len(c.explained)} failing case(s); e.g. {shown}")
         if cand.mutant is not None:
             out.append("  a known misreading of the rules, not a way to play: the engine's bug (no profile holds it)")
+        out.extend(x for x in [stated_value(d, c)] if x)
         for cid in cand.clauses:
             cl = book.get(cid)
             if cl is None:
@@ -344,7 +346,7 @@ def to_json(d: Diagnosis) -> dict[str, Any]:
                                                      "shrunk" if c.fixture else None)} for c in d.causes],
             "unexplained": [{**g.to_dict(), "example": _cluster_example(g, d), **_cluster_json(d, g)}
                             for g in d.unexplained],
-            "profile": d.combined, "failing": d.failing, "explained": d.explained,
+            "profile": {g: stated_rules(d, g)[0] for g in d.combined}, "failing": d.failing, "explained": d.explained,
             "combined": {"explains": d.combined_explained, "breaks": d.combined_broken},
             "fuzz": d.fuzz or None, "stopped": d.stopped, "scope": d.scope or None, "seconds": round(d.seconds, 3),
             "requests": {"suite": d.requests.get("suite", 0), "fuzz": (d.fuzz or {}).get("requests", 0),
