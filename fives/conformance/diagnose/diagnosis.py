@@ -70,6 +70,8 @@ class Diagnosis:
     replies: dict[str, Any] = field(default_factory=dict, repr=False)
     #: requests answered two ways (fuzz/recheck.py Inconsistency): never a cause or a bug
     inconsistent: list[Any] = field(default_factory=list)
+    #: game -> its inferred profile's check against the engine (diagnose/verify.py)
+    verified: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     @property
     def explained(self) -> int:
@@ -292,9 +294,9 @@ def lines(d: Diagnosis) -> list[str]:
             shown = f"{small['id']} ({_size_text(small)})" if small else _suite_example(d, g)
             out.append(f"  {g.count} case(s): {g.key}; clauses {g.clause_text()}; e.g. {shown}")
             out.extend(_cluster_lines(d, g))
-    if d.inconsistent:
-        from fives.conformance.fuzz.recheck import lines as inconsistency_lines
-        out.extend(inconsistency_lines(d.inconsistent))
+    from fives.conformance.diagnose.verify import lines as checked_lines
+    from fives.conformance.fuzz.recheck import lines as inconsistency_lines
+    out.extend(inconsistency_lines(d.inconsistent) + checked_lines(d))
     if d.scope:
         out.append(scope_line(d.scope))
     if d.fuzz:
@@ -303,7 +305,8 @@ def lines(d: Diagnosis) -> list[str]:
         out.append(f"fuzz: {f['draws']} request(s) drawn, {f['requests']} sent, {f['findings']} disagreement(s) "
                    f"kept" + (f", {errors} engine error(s) (crashes, hangs, garbage: not rule findings)" if errors
                               else "") + f", in {f['seconds']:.1f} s")
-    asked = sum(d.requests.get(k, 0) for k in ("suite", "shrink", "recheck")) + (d.fuzz or {}).get("requests", 0)
+    asked = sum(d.requests.get(k, 0) for k in ("suite", "shrink", "recheck")) + (d.fuzz or {}).get("requests", 0) \
+        + sum(v["requests"] for v in d.verified.values())
     out.append(f"{d.failing} failing, {d.explained} explained by {len(d.causes)} cause(s), "
                f"{d.failing - d.explained} not; {d.candidates} candidates, {d.sets_tried} sets tried; "
                f"{asked} engine requests in {d.seconds:.1f} s"
@@ -350,7 +353,9 @@ def to_json(d: Diagnosis) -> dict[str, Any]:
             "combined": {"explains": d.combined_explained, "breaks": d.combined_broken},
             "fuzz": d.fuzz or None, "stopped": d.stopped, "scope": d.scope or None, "seconds": round(d.seconds, 3),
             "requests": {"suite": d.requests.get("suite", 0), "fuzz": (d.fuzz or {}).get("requests", 0),
-                         "shrink": d.requests.get("shrink", 0), "recheck": d.requests.get("recheck", 0)},
+                         "shrink": d.requests.get("shrink", 0), "recheck": d.requests.get("recheck", 0),
+                         "verify": sum(v["requests"] for v in d.verified.values())},
+            "verified": d.verified,
             "inconsistent": [i.to_dict() for i in d.inconsistent]}
 
 

@@ -7,6 +7,8 @@ failures to named causes, in named phases under one time budget.
     shrink  each cause's example and each cluster's smallest case shrunk to a minimal fixture
     extend  when the search ran out of time and the shrinking left some: the search again, to
             the end of the budget, with every answer it has, and the new examples shrunk
+    verify  the engine fuzzed under each game's inferred profile: a disagreement joins the
+            failures and the search runs again (diagnose/verify.py)
     recheck every cause's example and cluster's case asked again, of the engine and of one
             started afresh: one answered two ways is the engine's inconsistency, not a cause
             or a case written (diagnose/reproduce.py)
@@ -40,7 +42,7 @@ FUZZ_SHARE = 0.3
 #: (and whatever the search does not use), so every example gets its turn (spec/diagnose.md)
 SEARCH_SHARE = 0.6
 #: the phases, in the order they run
-PHASES = ("suite", "fuzz", "search", "shrink", "extend", "recheck")
+PHASES = ("suite", "fuzz", "search", "shrink", "extend", "verify", "recheck")
 
 Note = Callable[[str], None]
 Stopped = Literal["finished", "time", "interrupted"]
@@ -120,7 +122,8 @@ class DiagnoseOutcome:
         d = self.diagnosis
         if self.options.expect_seeds and d.causes:
             return False  # every cause a departure from the rules the engine means to play
-        return not (d.unexplained or d.misreadings or d.fuzz.get("engine_errors") or d.inconsistent)
+        return not (d.unexplained or d.misreadings or d.fuzz.get("engine_errors") or d.inconsistent
+                    or any(v["disagreements"] for v in d.verified.values()))
 
     def to_json(self) -> dict[str, Any]:
         """The diagnosis as `--json` prints it (format fives-diagnosis/1)."""
@@ -239,6 +242,8 @@ def _phases(work: _Work, cases: list[Case], hello: Handshake) -> Diagnosis:
     if not work.interrupted:
         d = _shrink(work, d)
     if not work.interrupted:
+        d = _verify(work, d)
+    if not work.interrupted:
         _recheck(work, d)
     return d
 
@@ -325,7 +330,7 @@ def _extend(work: _Work, d: Diagnosis) -> Diagnosis:
         work.progress("the examples had their share of the time: the search goes on with what is left")
     more = dx.diagnose(work.results, work.games, note=work.progress, deadline=work.end, mutants=o.mutants,
                        profile=o.profile, extra=work.extra, scorers=d.scorers)
-    more.fuzz, more.scope, more.replies, more.inconsistent = d.fuzz, d.scope, d.replies, d.inconsistent
+    _carry(d, more)
     more.requests["shrink"] = d.requests.get("shrink", 0)
     shrink_examples(more, work.engine, deadline=work.end, note=work.progress, earlier=d)
     return more
@@ -347,3 +352,49 @@ def _recheck(work: _Work, d: Diagnosis) -> None:
         reproduce(d, work.engine, fresh)
     except KeyboardInterrupt:
         work.interrupted = True
+
+
+def _carry(d: Diagnosis, more: Diagnosis) -> None:
+    """What a search run again keeps of the one before: the fuzzer's, the scope, the answers
+    kept, the inconsistencies and the checks."""
+    more.fuzz, more.scope, more.replies, more.inconsistent = d.fuzz, d.scope, d.replies, d.inconsistent
+    more.verified = d.verified
+
+
+def _verify(work: _Work, d: Diagnosis) -> Diagnosis:
+    """Each inferred profile checked against the engine before it is claimed (diagnose/verify.py):
+    a disagreement joins the failures and the search runs again, at most ROUNDS times."""
+    from fives.conformance.diagnose import diagnosis as dx
+    from fives.conformance.diagnose.probe import shrink_examples
+    from fives.conformance.diagnose.verify import ROUNDS, check, checked_games
+    from fives.conformance.fuzz import fuzz_kinds
+
+    o = work.options
+    kinds = [k for k in o.kinds if k in fuzz_kinds()]
+    if not o.fuzz_draws or (o.kinds and not kinds) or not checked_games(d, work.games):
+        return d
+    work.phases.append("verify")
+    try:
+        for round_ in range(ROUNDS + 1):
+            now = time.monotonic()
+            if not o.budget.worth_extending(work.end, now):
+                break
+            new = check(d, work.engine, work.games, o.seed, o.fuzz_draws, min(work.end - now, o.budget.fuzz_seconds),
+                        kinds or None)
+            have = {r.case.id for r in work.extra}
+            new = [r for r in new if r.case.id not in have]
+            if not new or round_ == ROUNDS:
+                break
+            if work.progress:
+                work.progress(f"the inferred profile disagrees with the engine in {len(new)} request(s): the search "
+                              "runs again with them")
+            work.extra += new
+            more = dx.diagnose(work.results, work.games, note=work.progress, mutants=o.mutants, profile=o.profile,
+                               deadline=o.budget.search_until(work.end, time.monotonic()), extra=work.extra)
+            _carry(d, more)
+            more.requests["shrink"] = d.requests.get("shrink", 0)
+            shrink_examples(more, work.engine, deadline=work.end, note=work.progress, earlier=d)
+            d = more
+    except KeyboardInterrupt:
+        work.interrupted = True
+    return d
