@@ -83,3 +83,17 @@ def test_a_by_players_value_is_stated_only_for_the_counts_the_answers_showed() -
     said = [line for line in dx.lines(d) if line.startswith("  stated as ")]
     assert said == ['  stated as deal.hand_size = {"2":6}: 4 players left to the base game (no answer showed them)']
     assert make_profile(SN, {"deal.hand_size": {2: 6}}).overrides["deal.hand_size"] == {2: 6, 3: 6, 4: 5}
+
+
+def test_a_cluster_of_a_kind_without_a_shrinker_gets_its_case_asked_again_as_its_minimal_case() -> None:
+    # issue 39 item 5: a setup (or tally) cluster kept the suite's case, unwritten
+    from fives.conformance.diagnose.probe import _minimal, pattern_oracle
+
+    engine = ReferenceEngine(profile=make_profile(SN, {"deal.hand_size": {2: 9}}))
+    r = _setup(2, engine, "G-SN-setup-x")
+    d = dx.Diagnosis([], [], 1, 0, 0, 0.0)
+    oracle = pattern_oracle(engine, None, "hand_size: number -> number")  # type: ignore[arg-type]
+    got, doc = _minimal(d, engine, oracle, [r], 100, lambda f: True, "cluster k", "about", ("SN-DEAL-1",))  # type: ignore[arg-type]
+    assert got is r and doc is not None and doc["input"] == r.case.input and doc["id"].startswith("DX-SN-setup-")
+    assert "asked again as it is (no shrinker makes a setup request smaller)" in doc["source"]["derived"]
+    assert d.replies[doc["id"]]["hand_size"] == 9  # the engine's answer, for the recheck

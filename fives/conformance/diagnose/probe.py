@@ -162,13 +162,10 @@ def _shrunk(oracle: Oracle, r: CaseResult, budget: int) -> tuple[dict[str, Any],
     """(smallest input still disagreeing the same way, its expectation, the engine's answer to
     it), or None when the
     case cannot be asked again as it is (its kind has no shrinker, the engine now agrees)."""
-    from fives.conformance.fuzz.shrink import CANDIDATES, shrink
-
     from fives.conformance.cases.reachable import repair
+    from fives.conformance.fuzz.shrink import shrink
 
-    if r.case.kind not in CANDIDATES:
-        return None
-    input = r.case.input
+    input = r.case.input  # a kind without a shrinker (setup, tally, ...) is asked again as it is
     v = oracle.ask(r.case.game, r.case.kind, input)
     if v.status == "invalid":  # a hand-made or golden state out of reach: bring it into reach
         input = repair(oracle.reference.rules_for(r.case.game), r.case.kind, input)
@@ -188,6 +185,7 @@ def _minimal(d: Diagnosis, engine: Engine, oracle: KeepingOracle, tries: list[Ca
     can ask again and shrink; else a fuzzer finding `accept` takes, drawn against `oracle`
     (the case is then None); (None, None) when there is neither. `clauses`: for a case that
     cites none. The oracle's `until` bounds it all (`ran_out` then says so)."""
+    from fives.conformance.fuzz.shrink import CANDIDATES
     for r in tries[:TRIES]:
         if oracle.ran_out:
             return None, None
@@ -198,8 +196,10 @@ def _minimal(d: Diagnosis, engine: Engine, oracle: KeepingOracle, tries: list[Ca
         finally:
             _spent(d, oracle)
         if got is not None:
+            how = f"shrunk from {r.case.id}" if r.case.kind in CANDIDATES else \
+                f"{r.case.id} asked again as it is (no shrinker makes a {r.case.kind} request smaller)"
             doc = _case_doc(d, r.case.game, r.case.kind, got[0], got[1], r.case.clauses or clauses,
-                            f"fives conformance diagnose: {what}, shrunk from {r.case.id}", about)
+                            f"fives conformance diagnose: {what}, {how}", about)
             d.replies[doc["id"]] = got[2]  # asked again before it is written (diagnose/reproduce.py)
             return r, doc
     # no case could be brought into reach: draw one that shows the same
