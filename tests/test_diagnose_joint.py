@@ -97,3 +97,36 @@ def test_a_cluster_of_a_kind_without_a_shrinker_gets_its_case_asked_again_as_its
     assert got is r and doc is not None and doc["input"] == r.case.input and doc["id"].startswith("DX-SN-setup-")
     assert "asked again as it is (no shrinker makes a setup request smaller)" in doc["source"]["derived"]
     assert d.replies[doc["id"]]["hand_size"] == 9  # the engine's answer, for the recheck
+
+
+ALL_FIVES = ["[5|5]", "[1|1]", "[2|2]", "[3|3]", "[4|4]", "[6|6]", "[0|0]"]  # an order no book lists
+
+
+def test_separating_probes_read_an_opening_order_no_book_lists() -> None:
+    from fives.conformance.diagnose.orders import probe_orders, read_orders
+    from fives.profile_space import OPENING_ORDERS
+
+    hr = "horse-race"
+    engine = ReferenceEngine(profile=make_profile(hr, {"opening.requires": "fixed-order",
+                                                       "lead.first_hand": "opening-order",
+                                                       "opening.order": ALL_FIVES}))
+    base = ReferenceEngine()
+    hand = {"layout": [], "hand": ["[0|0]", "[4|4]", "[1|4]", "[3|6]", "[0|2]", "[2|5]", "[5|6]"], "boneyard": 14}
+    case = Case("L", "legal-placements", hr, ("HR-LEAD-2",), {}, hand, base.answer("legal-placements", hr, hand), "t")
+    failing = [CaseResult(case, "failed", ["d"], engine.run(case))]
+    known = [parameters(hr)["opening.order"], *OPENING_ORDERS]
+    assert ALL_FIVES not in read_orders(failing, [], known)  # the case at hand says [4|4] before [0|0] only
+    probes = probe_orders(engine, hr, failing, [], lambda i: base.answer("legal-placements", hr, i))
+    assert 0 < len(probes) <= 21 and all(r.case.id.startswith("PROBE-HR-legal-placements-") for r in probes)
+    assert read_orders(failing, probes, known) == [ALL_FIVES]  # one order left: the engine's
+
+
+@pytest.mark.slow
+def test_an_engine_with_an_order_no_book_lists_is_named_with_its_exact_order(tmp_path: Path) -> None:
+    p = tmp_path / "p.yaml"
+    p.write_text(yaml.safe_dump({"name": "all-fives", "extends": "horse-race", "source": "test", "rules": {
+        "opening.requires": "fixed-order", "lead.first_hand": "opening-order", "opening.order": ALL_FIVES}}))
+    out = diagnose(DiagnoseOptions(EngineSpec(f"{sys.executable} -m fives serve --rules {p}"), games=("horse-race",),
+                                   mutants=False, budget=Budget(120.0)))
+    assert out.diagnosis.combined["horse-race"]["opening.order"] == ALL_FIVES and out.conforms
+    assert any("separating probe(s) asked which of two doubles opens" in n for n in out.notes)

@@ -132,7 +132,7 @@ def diagnose(results: list[CaseResult], games: list[str],
         # numeric values read off the engine's answers (a target, a hand size, a reserve, ...),
         # before the misreadings: checked by the search like any candidate
         rules = [c for c in pool if c.mutant is None]
-        pool = rules + inferred_candidates(game, scorer.failing, scorer.base, pool) + pool[len(rules):]
+        pool = rules + inferred_candidates(game, scorer.failing, scorer.base, pool, scorer.passing) + pool[len(rules):]
         d.candidates += len(pool)
         chosen, stopped = select(scorer, pool, say, deadline)
         d.stopped = d.stopped or stopped

@@ -115,7 +115,7 @@ def readings(game: str, failing: list[CaseResult], rules: dict[str, Any]) -> dic
 
 
 def inferred_candidates(game: str, failing: list[CaseResult], base: dict[str, Any],
-                        offered: list[Candidate]) -> list[Candidate]:
+                        offered: list[Candidate], passing: list[CaseResult] | None = None) -> list[Candidate]:
     """The values read (`readings`) as candidates, but those the pool already offers or that
     no profile can hold (a hand size the deal cannot give: make_profile refuses it)."""
     from fives.conformance.golden.cases import PREFIX
@@ -129,7 +129,13 @@ def inferred_candidates(game: str, failing: list[CaseResult], base: dict[str, An
     have = {c.name for c in offered}
     clauses = {d.path: tuple(c for c in d.clauses if c.startswith(PREFIX[game] + "-")) for d in dimensions(game)}
     out: list[Candidate] = []
-    for path, values in readings(game, failing, rules).items():
+    read = readings(game, failing, rules)
+    if "opening.order" in known:  # orders no book lists, from the openings the engine accepted
+        from fives.conformance.diagnose.orders import read_orders
+        from fives.profile_space import OPENING_ORDERS
+
+        read["opening.order"] = read_orders(failing, passing or [], [rules["opening.order"], *OPENING_ORDERS])
+    for path, values in read.items():
         if path not in known:
             continue
         for v in values[:PER_PARAMETER + 1]:

@@ -175,6 +175,7 @@ class _Work:
     interrupted: bool = False
     fuzz_cut: bool = False  # the fuzzer stopped at its share of the budget
     inconsistent: list[Any] = field(default_factory=list)  # the fuzzer's findings answered two ways
+    probed: int = 0  # the separating probes of opening orders asked
     end: float = 0.0  # the budget's deadline (monotonic)
 
     def say(self, line: str) -> None:
@@ -237,6 +238,8 @@ def _phases(work: _Work, cases: list[Case], hello: Handshake) -> Diagnosis:
     _suite(work, cases)
     work.end = work.options.budget.end(time.monotonic())
     _fuzz(work)
+    if not work.interrupted:
+        _order_probes(work)
     d = _search(work, hello)
     d.inconsistent = work.inconsistent
     if not work.interrupted:
@@ -294,6 +297,8 @@ def _search(work: _Work, hello: Handshake) -> Diagnosis:
     except KeyboardInterrupt:
         raise NothingFound("interrupted before any cause was found") from None
     d.fuzz = work.fuzzed
+    if work.probed:
+        d.requests["shrink"] = d.requests.get("shrink", 0) + work.probed
     if hello.scope:  # the hello's scope: the cases outside it are the engine's scope
         d.scope = {"declared": hello.scope, "skipped": d.scope.get("skipped", 0),
                    "reasons": d.scope.get("reasons", {})}
@@ -398,3 +403,25 @@ def _verify(work: _Work, d: Diagnosis) -> Diagnosis:
     except KeyboardInterrupt:
         work.interrupted = True
     return d
+
+
+def _order_probes(work: _Work) -> None:
+    """The requests that tell opening orders apart (diagnose/orders.py), before the search reads
+    the orders off the answers: they join the fuzzer's results."""
+    from fives.conformance.diagnose.orders import needs_probes, probe_orders
+    from fives.conformance.engines.drivers import ReferenceEngine
+    from fives.profiles import parameters
+
+    base = ReferenceEngine(profile=work.options.profile)
+    for game in work.games:
+        every = [r for r in work.results + work.extra if r.case.game == game]
+        failing = [r for r in every if r.status in ("failed", "errored")]
+        if "opening.order" not in parameters(game) or not needs_probes(failing):
+            continue
+        got = probe_orders(work.engine, game, failing, [r for r in every if r.status == "passed"],
+                           lambda i, g=game: base.answer("legal-placements", g, i))
+        work.extra += got
+        work.probed += len(got)  # counted as the shrinking's, as a tie's probes are
+        if got:
+            work.say(f"fives: {game}: {len(got)} separating probe(s) asked which of two doubles opens (legal-placements "
+                     "on an empty layout, the two held and no other double): the order is read with them")
