@@ -154,7 +154,8 @@ def main() -> int:
         named: dict[str, object] = {}
         for c in diag["causes"]:
             named.update(c["overrides"] or {f"mutant {c['mutant']}": True})
-        planted = json.loads(json.dumps(dict(prof.overrides)))  # by-players keys as JSON has them
+        named = json.loads(json.dumps(named))  # by-players keys as JSON has them, on both sides
+        planted = json.loads(json.dumps(dict(prof.overrides)))
         left = diag["unexplained"]
         if bug is None:
             ok = named == planted and not left
@@ -175,7 +176,8 @@ def main() -> int:
         print(f"{i} {game}: planted {json.dumps(dict(prof.overrides), sort_keys=True)}; "
               f"named {json.dumps(named, sort_keys=True)}; {'exact' if ok else 'MISSED'}{note}; "
               f"unexplained {sum(g['cases'] for g in left)}; exit {rc}; "
-              f"requests {req['suite']}+{req['fuzz']}+{req['shrink']} (suite+fuzz+shrink); {dt:.1f} s", flush=True)
+              f"requests {req['suite']}+{req['fuzz']}+{req['shrink']}+{req.get('verify', 0)}+{req.get('recheck', 0)} "
+              f"(suite+fuzz+shrink+verify+recheck); {dt:.1f} s", flush=True)
     print(f"{exact} of {count} {'with the misreading as one shrunk, labelled cluster' if args.misreading else ''}"
           f"{' and ' if args.misreading else ''}named exactly")
     return 0 if exact == count else 1
