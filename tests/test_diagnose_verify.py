@@ -6,7 +6,8 @@ from __future__ import annotations
 from fives.conformance.cases.fixtures import Case
 from fives.conformance.diagnose import diagnosis as dx
 from fives.conformance.diagnose.search import Candidate
-from fives.conformance.diagnose.verify import check, lines
+from fives.conformance.diagnose.checked import lines
+from fives.conformance.diagnose.verify import check
 from fives.conformance.engines.drivers import Outcome, ReferenceEngine
 from fives.conformance.runner import CaseResult
 from fives.profiles import make_profile

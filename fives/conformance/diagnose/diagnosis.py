@@ -72,6 +72,7 @@ class Diagnosis:
     inconsistent: list[Any] = field(default_factory=list)
     #: game -> its inferred profile's check against the engine (diagnose/verify.py)
     verified: dict[str, dict[str, Any]] = field(default_factory=dict)
+    expect_seeds: bool = False  # --expect-seeds: every cause a departure (sessions/diagnose.py)
 
     @property
     def explained(self) -> int:
@@ -294,7 +295,7 @@ def lines(d: Diagnosis) -> list[str]:
             shown = f"{small['id']} ({_size_text(small)})" if small else _suite_example(d, g)
             out.append(f"  {g.count} case(s): {g.key}; clauses {g.clause_text()}; e.g. {shown}")
             out.extend(_cluster_lines(d, g))
-    from fives.conformance.diagnose.verify import lines as checked_lines
+    from fives.conformance.diagnose.checked import lines as checked_lines
     from fives.conformance.fuzz.recheck import lines as inconsistency_lines
     out.extend(inconsistency_lines(d.inconsistent) + checked_lines(d))
     if d.scope:
@@ -355,7 +356,7 @@ def to_json(d: Diagnosis) -> dict[str, Any]:
             "requests": {"suite": d.requests.get("suite", 0), "fuzz": (d.fuzz or {}).get("requests", 0),
                          "shrink": d.requests.get("shrink", 0), "recheck": d.requests.get("recheck", 0),
                          "verify": sum(v["requests"] for v in d.verified.values())},
-            "verified": d.verified,
+            "verified": d.verified, "expect_seeds": d.expect_seeds,
             "inconsistent": [i.to_dict() for i in d.inconsistent]}
 
 

@@ -161,3 +161,18 @@ def probe_orders(engine: Any, game: str, failing: list[CaseResult], passing: lis
             if allowed is not None and len(allowed[0]) == 1:
                 before[allowed[0][0]].update(t for t in (a, b) if t != allowed[0][0])
     return out
+
+
+def session_probes(engine: Any, game: str, results: list[CaseResult], profile: Any) -> list[CaseResult]:
+    """The separating probes of `game` when its failures show an opening rule (needs_probes) and
+    the game has an order of opening tiles; [] otherwise. `profile`: the base (None: the seeds')."""
+    from fives.conformance.engines.drivers import ReferenceEngine
+    from fives.profiles import parameters
+
+    every = [r for r in results if r.case.game == game]
+    failing = [r for r in every if r.status in ("failed", "errored")]
+    if "opening.order" not in parameters(game) or not needs_probes(failing):
+        return []
+    base = ReferenceEngine(profile=profile)
+    return probe_orders(engine, game, failing, [r for r in every if r.status == "passed"],
+                        lambda i: base.answer("legal-placements", game, i))

@@ -8,7 +8,7 @@ still unexplained at the end is reported as such, in clusters, and the run exits
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from fives.conformance.cases.fixtures import Case
 from fives.conformance.cases.kinds import kind_named
@@ -20,17 +20,8 @@ if TYPE_CHECKING:
 
 #: the searches a diagnosis may run again after a check found the profile wrong
 ROUNDS = 2
-
-
-def checked_games(d: Diagnosis, games: list[str]) -> list[str]:
-    """The games with a rule cause and no misreading (no profile holds a misreading's hooks, so a
-    check would find its bug again, not the profile's fault)."""
-    out = []
-    for g in games:
-        mine = [c for c in d.causes if c.candidate.game == g]
-        if mine and all(c.candidate.mutant is None for c in mine) and d.combined.get(g):
-            out.append(g)
-    return out
+#: engine requests one finding's shrink may spend (as diagnose/probe.py's examples)
+SHRINK_BUDGET = 3000
 
 
 def check(d: Diagnosis, engine: Engine, games: list[str], seed: int, draws: int, seconds: float,
@@ -38,8 +29,8 @@ def check(d: Diagnosis, engine: Engine, games: list[str], seed: int, draws: int,
     """Fuzz the engine under each checked game's inferred profile: the stable disagreements as
     results with the base's expectations; what was done goes to `d.verified`, the requests
     answered two ways to `d.inconsistent`."""
+    from fives.conformance.diagnose.checked import checked_games
     from fives.conformance.diagnose.observed import stated_rules
-    from fives.conformance.diagnose.probe import SHRINK_BUDGET
     from fives.conformance.fuzz import Fuzzer
     from fives.profiles import make_profile
 
@@ -79,13 +70,38 @@ def _as_result(base: ReferenceEngine, cid: str, game: str, kind: str, input: dic
     return CaseResult(case, "failed" if diffs else "passed", list(diffs), Outcome("ok", actual))
 
 
-def lines(d: Diagnosis) -> list[str]:
-    """`checked: GAME's inferred profile against N requests drawn under it: ...`, a line a game."""
-    out = [f"checked: the inferred {g} profile was not checked against the engine (--fuzz 0, or no time left)"
-           for g in checked_games(d, sorted(d.combined)) if g not in d.verified]
-    for game, v in sorted(d.verified.items()):
-        how = ("none disagreed" if not v["disagreements"] else
-               f"{v['disagreements']} disagreed with it in the last check: it does not explain the engine")
-        out.append(f"checked: the inferred {game} profile against {v['draws']} request(s) drawn under it "
-                   f"({v['requests']} sent, {v['rounds']} check(s)): {how}")
-    return out
+def carry(d: Diagnosis, more: Diagnosis) -> None:
+    """What a search run again keeps of the one before: the fuzzer's, the scope, the answers
+    kept, the inconsistencies, the checks and the answer to --expect-seeds."""
+    more.fuzz, more.scope, more.replies, more.inconsistent = d.fuzz, d.scope, d.replies, d.inconsistent
+    more.verified, more.expect_seeds = d.verified, d.expect_seeds
+
+
+def check_and_search(d: Diagnosis, engine: Engine, results: list[CaseResult], extra: list[CaseResult],
+                     games: list[str], o: Any, kinds: list[str] | None, end: float,
+                     progress: Callable[[str], None] | None) -> Diagnosis:
+    """Check, and while a check disagrees (at most ROUNDS times, within the budget `o.budget` up to
+    `end`), search and shrink again with its requests in `extra` (the session's DiagnoseOptions `o`)."""
+    from fives.conformance.diagnose import diagnosis as dx
+    from fives.conformance.diagnose.probe import shrink_examples
+
+    for round_ in range(ROUNDS + 1):
+        now = time.monotonic()
+        if not o.budget.worth_extending(end, now):
+            break
+        new = check(d, engine, games, o.seed, o.fuzz_draws, min(end - now, o.budget.fuzz_seconds), kinds)
+        have = {r.case.id for r in extra}
+        new = [r for r in new if r.case.id not in have]
+        if not new or round_ == ROUNDS:
+            break
+        if progress:
+            progress(f"the inferred profile disagrees with the engine in {len(new)} request(s): the search runs "
+                     "again with them")
+        extra += new
+        more = dx.diagnose(results, games, note=progress, mutants=o.mutants, profile=o.profile,
+                           deadline=o.budget.search_until(end, time.monotonic()), extra=extra)
+        carry(d, more)
+        more.requests["shrink"] = d.requests.get("shrink", 0)
+        shrink_examples(more, engine, deadline=end, note=progress, earlier=d)
+        d = more
+    return d

@@ -129,7 +129,7 @@ class DiagnoseOutcome:
         """The diagnosis as `--json` prints it (format fives-diagnosis/1)."""
         from fives.conformance.diagnose.diagnosis import to_json
 
-        return {**to_json(self.diagnosis), "expect_seeds": self.options.expect_seeds}
+        return to_json(self.diagnosis)
 
     def lines(self) -> list[str]:
         """The human report, a line each."""
@@ -296,7 +296,7 @@ def _search(work: _Work, hello: Handshake) -> Diagnosis:
                         deadline=o.budget.search_until(work.end, time.monotonic()), extra=work.extra)
     except KeyboardInterrupt:
         raise NothingFound("interrupted before any cause was found") from None
-    d.fuzz = work.fuzzed
+    d.fuzz, d.expect_seeds = work.fuzzed, o.expect_seeds
     if work.probed:
         d.requests["shrink"] = d.requests.get("shrink", 0) + work.probed
     if hello.scope:  # the hello's scope: the cases outside it are the engine's scope
@@ -328,6 +328,7 @@ def _extend(work: _Work, d: Diagnosis) -> Diagnosis:
     spec/diagnose.md "The budget"), then the examples of what it adds shrunk in what is left."""
     from fives.conformance.diagnose import diagnosis as dx
     from fives.conformance.diagnose.probe import shrink_examples
+    from fives.conformance.diagnose.verify import carry
 
     work.phases.append("extend")
     o = work.options
@@ -335,7 +336,7 @@ def _extend(work: _Work, d: Diagnosis) -> Diagnosis:
         work.progress("the examples had their share of the time: the search goes on with what is left")
     more = dx.diagnose(work.results, work.games, note=work.progress, deadline=work.end, mutants=o.mutants,
                        profile=o.profile, extra=work.extra, scorers=d.scorers)
-    _carry(d, more)
+    carry(d, more)
     more.requests["shrink"] = d.requests.get("shrink", 0)
     shrink_examples(more, work.engine, deadline=work.end, note=work.progress, earlier=d)
     return more
@@ -359,19 +360,11 @@ def _recheck(work: _Work, d: Diagnosis) -> None:
         work.interrupted = True
 
 
-def _carry(d: Diagnosis, more: Diagnosis) -> None:
-    """What a search run again keeps of the one before: the fuzzer's, the scope, the answers
-    kept, the inconsistencies and the checks."""
-    more.fuzz, more.scope, more.replies, more.inconsistent = d.fuzz, d.scope, d.replies, d.inconsistent
-    more.verified = d.verified
-
-
 def _verify(work: _Work, d: Diagnosis) -> Diagnosis:
     """Each inferred profile checked against the engine before it is claimed (diagnose/verify.py):
     a disagreement joins the failures and the search runs again, at most ROUNDS times."""
-    from fives.conformance.diagnose import diagnosis as dx
-    from fives.conformance.diagnose.probe import shrink_examples
-    from fives.conformance.diagnose.verify import ROUNDS, check, checked_games
+    from fives.conformance.diagnose.checked import checked_games
+    from fives.conformance.diagnose.verify import check_and_search
     from fives.conformance.fuzz import fuzz_kinds
 
     o = work.options
@@ -380,46 +373,20 @@ def _verify(work: _Work, d: Diagnosis) -> Diagnosis:
         return d
     work.phases.append("verify")
     try:
-        for round_ in range(ROUNDS + 1):
-            now = time.monotonic()
-            if not o.budget.worth_extending(work.end, now):
-                break
-            new = check(d, work.engine, work.games, o.seed, o.fuzz_draws, min(work.end - now, o.budget.fuzz_seconds),
-                        kinds or None)
-            have = {r.case.id for r in work.extra}
-            new = [r for r in new if r.case.id not in have]
-            if not new or round_ == ROUNDS:
-                break
-            if work.progress:
-                work.progress(f"the inferred profile disagrees with the engine in {len(new)} request(s): the search "
-                              "runs again with them")
-            work.extra += new
-            more = dx.diagnose(work.results, work.games, note=work.progress, mutants=o.mutants, profile=o.profile,
-                               deadline=o.budget.search_until(work.end, time.monotonic()), extra=work.extra)
-            _carry(d, more)
-            more.requests["shrink"] = d.requests.get("shrink", 0)
-            shrink_examples(more, work.engine, deadline=work.end, note=work.progress, earlier=d)
-            d = more
+        return check_and_search(d, work.engine, work.results, work.extra, work.games, o, kinds or None, work.end,
+                                work.progress)
     except KeyboardInterrupt:
         work.interrupted = True
-    return d
+        return d
 
 
 def _order_probes(work: _Work) -> None:
     """The requests that tell opening orders apart (diagnose/orders.py), before the search reads
     the orders off the answers: they join the fuzzer's results."""
-    from fives.conformance.diagnose.orders import needs_probes, probe_orders
-    from fives.conformance.engines.drivers import ReferenceEngine
-    from fives.profiles import parameters
+    from fives.conformance.diagnose.orders import session_probes
 
-    base = ReferenceEngine(profile=work.options.profile)
     for game in work.games:
-        every = [r for r in work.results + work.extra if r.case.game == game]
-        failing = [r for r in every if r.status in ("failed", "errored")]
-        if "opening.order" not in parameters(game) or not needs_probes(failing):
-            continue
-        got = probe_orders(work.engine, game, failing, [r for r in every if r.status == "passed"],
-                           lambda i, g=game: base.answer("legal-placements", g, i))
+        got = session_probes(work.engine, game, work.results + work.extra, work.options.profile)
         work.extra += got
         work.probed += len(got)  # counted as the shrinking's, as a tie's probes are
         if got:
