@@ -4,6 +4,7 @@ the time of each.
 
     python benchmarks/diagnose_random.py [--profiles 20] [--seed 2027] [--mutants]
     python benchmarks/diagnose_random.py --misreading [--profiles 10]
+    python benchmarks/diagnose_random.py --joint | --orders [--profiles 10]
 
 By default each profile sets one to three dimensions, at least one of them a dimension issue
 27 added or widened (NEW below), so the search is shown to offer them. With `--misreading` a
@@ -72,6 +73,32 @@ def new_profile(rng: random.Random, game: str) -> Profile:
             continue
 
 
+def joint_profile(rng: random.Random, game: str) -> Profile:
+    """`--joint` (issue 39): a hand size and a target of one player count, drawn at random: both
+    differ in the same setup answer, so neither value alone explains it."""
+    while True:
+        n = rng.choice([2, 3, 4])
+        overrides = {"deal.hand_size": {n: rng.randint(3, 9)}, "target.raw": {n: 5 * rng.randint(20, 80)}}
+        if overrides["deal.hand_size"][n] == parameters(game)["deal.hand_size"][n]:
+            continue
+        try:
+            return make_profile(game, overrides, source="random joint (benchmarks/diagnose_random.py)")
+        except UserError:
+            continue
+
+
+def order_profile(rng: random.Random, game: str) -> Profile:
+    """`--orders` (issue 39): a fixed order of the doubles that agrees with the game's on its first
+    tile and differs after it, drawn at random (an order no rule book lists)."""
+    first, *rest = list(parameters(game)["opening.order"])
+    while True:
+        rng.shuffle(rest)
+        order = [first, *rest]
+        if order != parameters(game)["opening.order"]:
+            return make_profile(game, alternative_overrides(game, "opening.order", order),
+                                source="random order (benchmarks/diagnose_random.py)")
+
+
 def shows(bug: object, prof: Profile) -> int:
     """How many suite cases of the profile's game the bug fails on top of the profile (in process)."""
     from fives.conformance.cases.fixtures import load_cases
@@ -91,6 +118,8 @@ def main() -> int:
     ap.add_argument("--mutants", action="store_true", help="search the mutants too")
     ap.add_argument("--misreading", action="store_true", help="a random misreading served on top of each profile")
     ap.add_argument("--legacy", action="store_true", help="the first version's ten profiles")
+    ap.add_argument("--joint", action="store_true", help="a hand size and a target of one player count at random")
+    ap.add_argument("--orders", action="store_true", help="an order of doubles differing after its first tile")
     args = ap.parse_args()
     from fives.conformance.mutants.registry import all_mutants
 
@@ -101,7 +130,8 @@ def main() -> int:
     mutants = args.mutants and not args.misreading
     for i in range(count):
         game = rng.choice(["horse-race", "american-sniff"])
-        prof = random_profile(rng, game, rng.randint(1, 3)) if args.legacy else new_profile(rng, game)
+        prof = random_profile(rng, game, rng.randint(1, 3)) if args.legacy else joint_profile(rng, game) \
+            if args.joint else order_profile(rng, game) if args.orders else new_profile(rng, game)
         bug = None
         while args.misreading and bug is None:  # a bug the profile's game shows (a Sniff bug in Sniff)
             bug = rng.choice(misreadings)
@@ -124,7 +154,8 @@ def main() -> int:
         named: dict[str, object] = {}
         for c in diag["causes"]:
             named.update(c["overrides"] or {f"mutant {c['mutant']}": True})
-        planted = json.loads(json.dumps(dict(prof.overrides)))  # by-players keys as JSON has them
+        named = json.loads(json.dumps(named))  # by-players keys as JSON has them, on both sides
+        planted = json.loads(json.dumps(dict(prof.overrides)))
         left = diag["unexplained"]
         if bug is None:
             ok = named == planted and not left
@@ -145,7 +176,8 @@ def main() -> int:
         print(f"{i} {game}: planted {json.dumps(dict(prof.overrides), sort_keys=True)}; "
               f"named {json.dumps(named, sort_keys=True)}; {'exact' if ok else 'MISSED'}{note}; "
               f"unexplained {sum(g['cases'] for g in left)}; exit {rc}; "
-              f"requests {req['suite']}+{req['fuzz']}+{req['shrink']} (suite+fuzz+shrink); {dt:.1f} s", flush=True)
+              f"requests {req['suite']}+{req['fuzz']}+{req['shrink']}+{req.get('verify', 0)}+{req.get('recheck', 0)} "
+              f"(suite+fuzz+shrink+verify+recheck); {dt:.1f} s", flush=True)
     print(f"{exact} of {count} {'with the misreading as one shrunk, labelled cluster' if args.misreading else ''}"
           f"{' and ' if args.misreading else ''}named exactly")
     return 0 if exact == count else 1

@@ -39,8 +39,9 @@ def test_diagnose_from_python_names_the_cause_and_the_phases_run(mutant_outcome:
     d = out.diagnosis
     assert [c.candidate.name for c in d.causes] == ["continuation.drawn_tile_ends_turn = false"]
     assert d.causes[0].candidate.game == "horse-race" and d.unexplained == [] and d.misreadings == []
-    assert out.phases == ("suite", "fuzz", "search", "shrink") and out.stopped == "finished"
+    assert out.phases == ("suite", "fuzz", "search", "shrink", "verify", "recheck") and out.stopped == "finished"
     assert out.games == ("horse-race",) and out.conforms and out.notes == ()
+    assert d.inconsistent == [] and d.requests["recheck"] == 3  # the example: twice, then of a fresh start
     assert d.fuzz["draws"] == 40 and d.requests["suite"] > 0 and d.combined == {
         "horse-race": {"continuation.drawn_tile_ends_turn": False}}
     assert out.to_json()["causes"][0]["shrunk"] == "shrunk"

@@ -50,9 +50,12 @@ if TYPE_CHECKING:
 @click.option("--timeout", type=Seconds(), default=10.0, show_default=True, help="Seconds an engine may take per request.")
 @click.option("--no-mutants", is_flag=True,
               help="Search the rule variants only: a misreading no variant expresses is then left as a cluster.")
+@click.option("--expect-seeds", is_flag=True,
+              help="The engine means to play the seeds' rules (with --rules BASE: BASE's): every cause found is "
+                   "reported as a departure, the engine's bug, and the run exits 1 (for a CI gate).")
 def diagnose_cmd(command: str, games: tuple[str, ...], ids: tuple[str, ...], kinds_: tuple[str, ...],
                  caps: tuple[str, ...], seconds: float, fuzz_draws: int, seed: int, out: Path | None,
-                 as_json: bool, timeout: float, no_mutants: bool, force: bool = False,
+                 as_json: bool, timeout: float, no_mutants: bool, expect_seeds: bool = False, force: bool = False,
                  profile: Profile | None = None) -> None:
     """Run the suite and the fuzzer against an engine, then name the causes of its failures:
     rule variants (a dimension of spec/variants.md at another value) and shipped mutants, the
@@ -62,8 +65,10 @@ def diagnose_cmd(command: str, games: tuple[str, ...], ids: tuple[str, ...], kin
     the failures no cause explains, clustered by difference pattern (the engine's likely
     bugs), each with a minimal case. With --rules BASE, causes are departures from BASE.
 
-    Exit 0 when every failure is explained by a rule (or none), 1 when some are left or a
-    known misreading explains some (a bug, named), 2 for bad
+    Exit 0 when every failure is explained by a rule (or none), 1 when some are left, a
+    known misreading explains some (a bug, named), a rule explains some under --expect-seeds,
+    or the engine answered a request two ways (each example is asked again before it is
+    reported; the request and both replies are printed), 2 for bad
     options, 3 when the engine cannot be started, 130 on Ctrl-C and 143 on SIGTERM (what was
     found so far is printed and written first, and the engine's whole process group killed).
     Engine errors met by the fuzzer (a crash, a hang, a reply that is no answer) exit 1 too. The same --seed gives the same output when the time budget
@@ -75,7 +80,7 @@ def diagnose_cmd(command: str, games: tuple[str, ...], ids: tuple[str, ...], kin
     if out is not None:  # before any work: a folder that cannot be written costs nothing
         check_out(out, force)
     options = DiagnoseOptions(EngineSpec(command, timeout=timeout), games, ids, kinds_, caps, profile,
-                              Budget(seconds), fuzz_draws, seed, mutants=not no_mutants)
+                              Budget(seconds), fuzz_draws, seed, mutants=not no_mutants, expect_seeds=expect_seeds)
     try:
         outcome = diagnose(options, note=_err, progress=_err if sys.stderr.isatty() else None)
     except EngineStartError as e:

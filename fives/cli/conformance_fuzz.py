@@ -57,7 +57,9 @@ def fuzz_cmd(command: str, games: tuple[str, ...], kinds_: tuple[str, ...], case
     started, 130 on Ctrl-C and 143 on SIGTERM (the findings so far are written first, and the
     engine's whole process group killed). Engine errors (a crash, a
     timeout, a reply that is no answer) are listed apart, as engine errors, never as rule
-    findings; they also exit 1.
+    findings; they also exit 1. So is an engine that answers the same request two ways: every
+    finding is asked again (twice, and once of the engine started afresh) before it is written,
+    and one whose reply changes is reported with the request and both replies, not written.
     """
     from fives.cli.conformance_diagnose import check_games
     from fives.conformance.engines.handle import EngineSpec, EngineStartError
@@ -77,7 +79,7 @@ def fuzz_cmd(command: str, games: tuple[str, ...], kinds_: tuple[str, ...], case
     _report(report, write_findings(report, out, options, force), command, out)
     if report.interrupted:
         sys.exit(EXIT_INTERRUPTED)  # 143 after SIGTERM (fives/cli/__init__.py)
-    if report.findings or report.engine_errors:
+    if report.findings or report.engine_errors or report.inconsistent:
         sys.exit(EXIT_FAILURES)
 
 
@@ -93,10 +95,13 @@ def _check_kinds(kinds_: tuple[str, ...]) -> None:
 def _report(report: FuzzReport, paths: dict[str, Path], command: str, out: Path) -> None:
     """The findings on stdout, grouped by clause, and the summary; the timings on stderr."""
     from fives.conformance.fuzz.output import engine_error_lines, report_lines, summary, timing_lines
+    from fives.conformance.fuzz.recheck import lines as inconsistency_lines
 
     for line in report_lines(report, paths):
         click.echo(line)
     for line in engine_error_lines(report):
+        click.echo(line)
+    for line in inconsistency_lines(report.inconsistent):
         click.echo(line)
     click.echo(summary(report))
     for line in timing_lines(report):

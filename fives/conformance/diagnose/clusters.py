@@ -107,7 +107,7 @@ def first_parting(engine: Engine, profile: Profile | None, game: str, kind: str,
             if how:
                 diffs = explain("evaluate", want, got, list(how)) if isinstance(got, dict) else []
                 return {"placement": n, "tile": _text(placements[n - 1]), "differs": list(how)[:3],
-                        "layout": placements[:n],
+                        "layout": placements[:n], "answer": got,
                         "root": difference_pattern(diffs[0]) if diffs else None, "requests": ask.requests}
     except (EngineFailed, ValueError, KeyError, TypeError, AssertionError):
         return None

@@ -15,6 +15,7 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
+from fives.conformance.diagnose.observed import stated_rules, stated_value
 from fives.conformance.diagnose.search import Candidate, Scorer, attribute, candidates, refused, select
 from fives.conformance.reports.failures import FailureGroup
 from fives.conformance.cases.fixtures import Case
@@ -65,6 +66,13 @@ class Diagnosis:
     #: cluster key (before merging) -> (its minimal case, its description, its note), for each
     #: cluster whose turn came: an extended search's clusters take them instead of asking again
     done: dict[str, tuple[Any, Any, Any]] = field(default_factory=dict, repr=False)
+    #: fixture id -> the engine's answer it was shrunk from: asked again before it is written
+    replies: dict[str, Any] = field(default_factory=dict, repr=False)
+    #: requests answered two ways (fuzz/recheck.py Inconsistency): never a cause or a bug
+    inconsistent: list[Any] = field(default_factory=list)
+    #: game -> its inferred profile's check against the engine (diagnose/verify.py)
+    verified: dict[str, dict[str, Any]] = field(default_factory=dict)
+    expect_seeds: bool = False  # --expect-seeds: every cause a departure (sessions/diagnose.py)
 
     @property
     def explained(self) -> int:
@@ -125,7 +133,7 @@ def diagnose(results: list[CaseResult], games: list[str],
         # numeric values read off the engine's answers (a target, a hand size, a reserve, ...),
         # before the misreadings: checked by the search like any candidate
         rules = [c for c in pool if c.mutant is None]
-        pool = rules + inferred_candidates(game, scorer.failing, scorer.base, pool) + pool[len(rules):]
+        pool = rules + inferred_candidates(game, scorer.failing, scorer.base, pool, scorer.passing) + pool[len(rules):]
         d.candidates += len(pool)
         chosen, stopped = select(scorer, pool, say, deadline)
         d.stopped = d.stopped or stopped
@@ -195,7 +203,7 @@ def profile_yaml(d: Diagnosis, game: str) -> str:
     import yaml
     doc = {"extends": game, "name": f"{game}-diagnosed",
            "source": "fives conformance diagnose" + (f" against {d.profile.name}" if d.profile is not None else ""),
-           "rules": d.combined.get(game, {})}
+           "rules": stated_rules(d, game)[0]}  # by-players values for the counts shown only
     return yaml.safe_dump(doc, sort_keys=True, allow_unicode=True)
 
 
@@ -270,6 +278,7 @@ def lines(d: Diagnosis) -> list[str]:
         out.append(f"cause: {cand.name} ({cand.game}): explains {len(c.explained)} failing case(s); e.g. {shown}")
         if cand.mutant is not None:
             out.append("  a known misreading of the rules, not a way to play: the engine's bug (no profile holds it)")
+        out.extend(x for x in [stated_value(d, c)] if x)
         for cid in cand.clauses:
             cl = book.get(cid)
             if cl is None:
@@ -286,6 +295,9 @@ def lines(d: Diagnosis) -> list[str]:
             shown = f"{small['id']} ({_size_text(small)})" if small else _suite_example(d, g)
             out.append(f"  {g.count} case(s): {g.key}; clauses {g.clause_text()}; e.g. {shown}")
             out.extend(_cluster_lines(d, g))
+    from fives.conformance.diagnose.checked import lines as checked_lines
+    from fives.conformance.fuzz.recheck import lines as inconsistency_lines
+    out.extend(inconsistency_lines(d.inconsistent) + checked_lines(d))
     if d.scope:
         out.append(scope_line(d.scope))
     if d.fuzz:
@@ -294,7 +306,8 @@ def lines(d: Diagnosis) -> list[str]:
         out.append(f"fuzz: {f['draws']} request(s) drawn, {f['requests']} sent, {f['findings']} disagreement(s) "
                    f"kept" + (f", {errors} engine error(s) (crashes, hangs, garbage: not rule findings)" if errors
                               else "") + f", in {f['seconds']:.1f} s")
-    asked = d.requests.get("suite", 0) + (d.fuzz or {}).get("requests", 0) + d.requests.get("shrink", 0)
+    asked = sum(d.requests.get(k, 0) for k in ("suite", "shrink", "recheck")) + (d.fuzz or {}).get("requests", 0) \
+        + sum(v["requests"] for v in d.verified.values())
     out.append(f"{d.failing} failing, {d.explained} explained by {len(d.causes)} cause(s), "
                f"{d.failing - d.explained} not; {d.candidates} candidates, {d.sets_tried} sets tried; "
                f"{asked} engine requests in {d.seconds:.1f} s"
@@ -337,11 +350,14 @@ def to_json(d: Diagnosis) -> dict[str, Any]:
                                                      "shrunk" if c.fixture else None)} for c in d.causes],
             "unexplained": [{**g.to_dict(), "example": _cluster_example(g, d), **_cluster_json(d, g)}
                             for g in d.unexplained],
-            "profile": d.combined, "failing": d.failing, "explained": d.explained,
+            "profile": {g: stated_rules(d, g)[0] for g in d.combined}, "failing": d.failing, "explained": d.explained,
             "combined": {"explains": d.combined_explained, "breaks": d.combined_broken},
             "fuzz": d.fuzz or None, "stopped": d.stopped, "scope": d.scope or None, "seconds": round(d.seconds, 3),
             "requests": {"suite": d.requests.get("suite", 0), "fuzz": (d.fuzz or {}).get("requests", 0),
-                         "shrink": d.requests.get("shrink", 0)}}
+                         "shrink": d.requests.get("shrink", 0), "recheck": d.requests.get("recheck", 0),
+                         "verify": sum(v["requests"] for v in d.verified.values())},
+            "verified": d.verified, "expect_seeds": d.expect_seeds,
+            "inconsistent": [i.to_dict() for i in d.inconsistent]}
 
 
 def fixture_text(case: dict[str, Any], title: str) -> str:

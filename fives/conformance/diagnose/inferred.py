@@ -53,7 +53,8 @@ def readings(game: str, failing: list[CaseResult], rules: dict[str, Any]) -> dic
     divisor = int(rules.get("points.display_divisor", 1) or 1)
     displayed = rules.get("points.unit") == "displayed"
     hands: list[tuple[int, int]] = []
-    targets: list[tuple[int, int]] = []
+    targets: list[tuple[int, int]] = []  # stated by a setup answer
+    bounds: list[tuple[int, int]] = []  # a match ended there: the target is at most that
     reserves: list[tuple[int, int]] = []
     rounded: list[tuple[int, int]] = []
     divisors: Counter[int] = Counter()
@@ -77,7 +78,7 @@ def readings(game: str, failing: list[CaseResult], rules: dict[str, Any]) -> dic
             if isinstance(ended, list) and ended and not want and isinstance(scores, list):
                 won = [scores[i] for i in ended if isinstance(i, int) and 0 <= i < len(scores) and _num(scores[i])]
                 if won:  # the engine's target is at most the lowest winning score
-                    targets.append((n, min(won) * (divisor if displayed else 1)))
+                    bounds.append((n, min(won) * (divisor if displayed else 1)))
             if case.kind == "settle" and isinstance(got.get("seats"), list):
                 for s in got["seats"]:
                     if isinstance(s, dict) and _num(s.get("pips")) and _num(s.get("rounded")):
@@ -91,6 +92,10 @@ def readings(game: str, failing: list[CaseResult], rules: dict[str, Any]) -> dic
                 drawn = sum(1 for a in actions[:i] if isinstance(a, dict) and a.get("action") == "draw")
                 reserves.append((n, len(bone) - drawn))  # the engine keeps these undrawn
     out: dict[str, list[Any]] = {}
+    # a target a setup answer states is the target for its player count; a match's end only
+    # bounds it (a match ended at 245 is one of target 150 as well): read where none is stated
+    stated = {n for n, _ in targets}
+    targets += [(n, v) for n, v in bounds if n not in stated]
     for path, read in (("deal.hand_size", hands), ("target.raw", targets), ("deal.reserve", reserves)):
         now = rules.get(path)
         if isinstance(now, dict):
@@ -110,7 +115,7 @@ def readings(game: str, failing: list[CaseResult], rules: dict[str, Any]) -> dic
 
 
 def inferred_candidates(game: str, failing: list[CaseResult], base: dict[str, Any],
-                        offered: list[Candidate]) -> list[Candidate]:
+                        offered: list[Candidate], passing: list[CaseResult] | None = None) -> list[Candidate]:
     """The values read (`readings`) as candidates, but those the pool already offers or that
     no profile can hold (a hand size the deal cannot give: make_profile refuses it)."""
     from fives.conformance.golden.cases import PREFIX
@@ -124,7 +129,13 @@ def inferred_candidates(game: str, failing: list[CaseResult], base: dict[str, An
     have = {c.name for c in offered}
     clauses = {d.path: tuple(c for c in d.clauses if c.startswith(PREFIX[game] + "-")) for d in dimensions(game)}
     out: list[Candidate] = []
-    for path, values in readings(game, failing, rules).items():
+    read = readings(game, failing, rules)
+    if "opening.order" in known:  # orders no book lists, from the openings the engine accepted
+        from fives.conformance.diagnose.orders import read_orders
+        from fives.profile_space import OPENING_ORDERS
+
+        read["opening.order"] = read_orders(failing, passing or [], [rules["opening.order"], *OPENING_ORDERS])
+    for path, values in read.items():
         if path not in known:
             continue
         for v in values[:PER_PARAMETER + 1]:
@@ -139,5 +150,5 @@ def inferred_candidates(game: str, failing: list[CaseResult], base: dict[str, An
             except UserError:
                 continue
             have.add(name)
-            out.append(Candidate(name, game, clauses.get(path, ()), overrides, path=path))
+            out.append(Candidate(name, game, clauses.get(path, ()), overrides, path=path, inferred=True))
     return out

@@ -34,14 +34,18 @@ HUNT_DRAWS, HUNT_SECONDS, SMALL = 3000, 15.0, 4
 
 def fuzz_results(engine: Engine, games: list[str], seed: int, draws: int, seconds: float | None,
                  profile: Profile | None = None, on_draw: Callable[[int, Any], None] | None = None,
-                 kinds: list[str] | None = None) -> tuple[list[CaseResult], dict[str, Any]]:
+                 kinds: list[str] | None = None,
+                 inconsistent: list[Any] | None = None) -> tuple[list[CaseResult], dict[str, Any]]:
     """The fuzzer's disagreements (shrunk) and refusals as results, and what it did. Crashes,
-    hangs and garbage are engine errors, not rule findings: they are counted, not kept."""
+    hangs and garbage are engine errors, not rule findings: they are counted, not kept; a finding
+    answered two ways when asked again (fuzz/recheck.py) goes to `inconsistent`, not the results."""
     from fives.conformance.fuzz import Fuzzer
     from fives.conformance.golden.cases import PREFIX
 
     fuzzer = Fuzzer(engine, games, kinds, seed, shrink_budget=SHRINK_BUDGET, profile=profile)
     report = fuzzer.run(cases=draws, seconds=seconds, on_draw=on_draw)
+    if inconsistent is not None:
+        inconsistent.extend(report.inconsistent)
     out: list[CaseResult] = []
     for f in report.findings:
         doc = f.case(seed)
@@ -82,6 +86,7 @@ def _hunt(engine: Engine, d: Diagnosis, oracle: KeepingOracle, game: str, kind: 
         return None
     fuzzer = Fuzzer(engine, [game], [kind], int(d.fuzz.get("seed", 0)), SHRINK_BUDGET, d.profile)
     fuzzer.oracle = oracle  # its questions, its reachable states, its idea of "disagrees"
+    fuzzer.recheck = False  # the example it gives is asked again with the others (diagnose/reproduce.py)
     # not the first finding: a later, smaller start shrinks further (the fuzzer's reshrinks);
     # one of at most SMALL placements is small enough to stop for
     try:
@@ -153,16 +158,14 @@ def _case_doc(d: Diagnosis, game: str, kind: str, input: dict[str, Any], expecte
     return under_base(d, doc)
 
 
-def _shrunk(oracle: Oracle, r: CaseResult, budget: int) -> tuple[dict[str, Any], Any] | None:
-    """(smallest input still disagreeing the same way, its expectation), or None when the
+def _shrunk(oracle: Oracle, r: CaseResult, budget: int) -> tuple[dict[str, Any], Any, Any] | None:
+    """(smallest input still disagreeing the same way, its expectation, the engine's answer to
+    it), or None when the
     case cannot be asked again as it is (its kind has no shrinker, the engine now agrees)."""
-    from fives.conformance.fuzz.shrink import CANDIDATES, shrink
-
     from fives.conformance.cases.reachable import repair
+    from fives.conformance.fuzz.shrink import shrink
 
-    if r.case.kind not in CANDIDATES:
-        return None
-    input = r.case.input
+    input = r.case.input  # a kind without a shrinker (setup, tally, ...) is asked again as it is
     v = oracle.ask(r.case.game, r.case.kind, input)
     if v.status == "invalid":  # a hand-made or golden state out of reach: bring it into reach
         input = repair(oracle.reference.rules_for(r.case.game), r.case.kind, input)
@@ -172,7 +175,7 @@ def _shrunk(oracle: Oracle, r: CaseResult, budget: int) -> tuple[dict[str, Any],
     small, sv, _, interrupted = shrink(oracle, r.case.game, r.case.kind, input, v.keys, v, budget)
     if interrupted:
         raise KeyboardInterrupt
-    return small, sv.expected
+    return small, sv.expected, sv.actual
 
 
 def _minimal(d: Diagnosis, engine: Engine, oracle: KeepingOracle, tries: list[CaseResult], budget: int,
@@ -182,6 +185,7 @@ def _minimal(d: Diagnosis, engine: Engine, oracle: KeepingOracle, tries: list[Ca
     can ask again and shrink; else a fuzzer finding `accept` takes, drawn against `oracle`
     (the case is then None); (None, None) when there is neither. `clauses`: for a case that
     cites none. The oracle's `until` bounds it all (`ran_out` then says so)."""
+    from fives.conformance.fuzz.shrink import CANDIDATES
     for r in tries[:TRIES]:
         if oracle.ran_out:
             return None, None
@@ -192,15 +196,21 @@ def _minimal(d: Diagnosis, engine: Engine, oracle: KeepingOracle, tries: list[Ca
         finally:
             _spent(d, oracle)
         if got is not None:
-            return r, _case_doc(d, r.case.game, r.case.kind, got[0], got[1], r.case.clauses or clauses,
-                                f"fives conformance diagnose: {what}, shrunk from {r.case.id}", about)
+            how = f"shrunk from {r.case.id}" if r.case.kind in CANDIDATES else \
+                f"{r.case.id} asked again as it is (no shrinker makes a {r.case.kind} request smaller)"
+            doc = _case_doc(d, r.case.game, r.case.kind, got[0], got[1], r.case.clauses or clauses,
+                            f"fives conformance diagnose: {what}, {how}", about)
+            d.replies[doc["id"]] = got[2]  # asked again before it is written (diagnose/reproduce.py)
+            return r, doc
     # no case could be brought into reach: draw one that shows the same
     f = _hunt(engine, d, oracle, tries[0].case.game, tries[0].case.kind, accept)
     if f is None:
         return None, None
-    return None, _case_doc(d, f.game, f.kind, f.input, f.expected, tuple(dict.fromkeys([f.clause, *f.tags])),
-                           f"fives conformance diagnose: {what}, drawn by the fuzzer (seed {d.fuzz.get('seed', 0)}, "
-                           f"draw {f.draw}) and shrunk", about)
+    doc = _case_doc(d, f.game, f.kind, f.input, f.expected, tuple(dict.fromkeys([f.clause, *f.tags])),
+                    f"fives conformance diagnose: {what}, drawn by the fuzzer (seed {d.fuzz.get('seed', 0)}, "
+                    f"draw {f.draw}) and shrunk", about)
+    d.replies[doc["id"]] = f.actual
+    return None, doc
 
 
 #: what the report says of an example that is not (wholly) shrunk (spec/diagnose.md): never
@@ -275,11 +285,12 @@ def shrink_examples(d: Diagnosis, engine: Engine, budget: int = SHRINK_BUDGET,
                                        perft_bisect=until is None or time.monotonic() < until)
                 if parted is not None:
                     d.requests["shrink"] = d.requests.get("shrink", 0) + parted.pop("requests", 0)
-                    layout = parted.pop("layout", None)
+                    layout, answer = parted.pop("layout", None), parted.pop("answer", None)
                     d.described.setdefault(g.key, {})["parting"] = parted
                     short = _parting_case(d, g, layout, got)
                     if short is not None:  # the layout up to where it parts: smaller than the shrink's
                         got = d.clusters[g.key] = short
+                        d.replies[short["id"]] = answer
         if oracle.ran_out:
             d.shrink_notes[key] = NOT_SHRUNK["partly" if got is not None else "share"]
         elif got is None:

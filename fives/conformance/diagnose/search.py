@@ -9,7 +9,8 @@ engine does, and *breaks* a passing case when the set's engine answers it otherw
 Forward selection, per game: from the empty set, add the candidate that explains the most
 failures while breaking no passing case; when no single one does, try pairs of the best
 singles (two rules that only show together: per-five points with another dimension, a
-target with `hand-end`); stop when nothing explains more. Then drop every member whose
+target with `hand-end`) and of the values read off the engine's answers with each other (a
+setup answer showing a hand size and a target at once); stop when nothing explains more. Then drop every member whose
 removal explains as much and breaks nothing, so the set is the smallest found.
 """
 from __future__ import annotations
@@ -36,6 +37,9 @@ class Candidate:
     overrides: dict[str, Any] = field(default_factory=dict, hash=False, compare=False)  # empty for a mutant
     mutant: str | None = None
     path: str | None = None  # the dimension it sets; None for a mutant
+    #: a value read off the engine's answers (diagnose/inferred.py): tried jointly with the other
+    #: values read, since one answer (a setup's hand size and target) may show two at once
+    inferred: bool = field(default=False, compare=False)
 
 
 def candidates(game: str, base: dict[str, Any] | None = None, mutants: bool = True) -> list[Candidate]:
@@ -266,8 +270,12 @@ def select(scorer: Scorer, pool: list[Candidate], say: Callable[[str], None],
                 # with the first: a target under `hand-end`, anything under per-five points)
                 pairs = []
                 seen: set[frozenset[str]] = set()
-                for a, _ in singles[:PAIR_POOL]:
-                    for b in pool:
+                # and every value read off the answers with every other read (a setup answer that
+                # shows a hand size and a target at once: neither explains it alone)
+                read = [c for c in pool if c.inferred]
+                firsts = [(a, pool) for a, _ in singles[:PAIR_POOL]] + [(a, read) for a in read]
+                for a, others in firsts:
+                    for b in others:
                         check()
                         if _compatible(chosen + (a,), b) and frozenset((a.name, b.name)) not in seen:
                             seen.add(frozenset((a.name, b.name)))

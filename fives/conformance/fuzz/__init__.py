@@ -21,6 +21,7 @@ from fives.conformance.cases.kinds import canonical
 from fives.rules import game_ids, load_rules
 from fives.conformance.fuzz.attribute import broken_clause, tags
 from fives.conformance.fuzz.oracle import ENGINE_ERROR, Oracle, Verdict
+from fives.conformance.fuzz.recheck import Inconsistency, changed
 from fives.conformance.fuzz.shrink import shrink, size
 from fives.conformance.fuzz.lane import LANE_SHARE, high_sum, late_perft, tally_question, tie_settlement
 from fives.conformance.fuzz.rare import rare_turn, refused_turn
@@ -161,6 +162,8 @@ class FuzzReport:
     skipped: int = 0  # requests the engine does not declare
     seconds: float = 0.0
     interrupted: bool = False
+    #: findings whose request, asked again, got another reply (fuzz/recheck.py): not written
+    inconsistent: list[Inconsistency] = field(default_factory=list)
 
 
 class Fuzzer:
@@ -181,6 +184,7 @@ class Fuzzer:
         if not self.builders and not self.lane:
             raise ValueError(f"no generator makes kind(s) {', '.join(self.kinds)}")
         self.oracle = Oracle(engine, profile)
+        self.recheck = True  # every finding asked again before it is kept (fuzz/recheck.py)
 
     def draw(self, index: int) -> tuple[str, str, dict[str, Any]]:
         """(game, generator name, golden-style case) for draw `index`: a pure function."""
@@ -261,10 +265,27 @@ class Fuzzer:
                 if key not in best or _weight(e.finding.size) < _weight(best[key].size):
                     best[key] = e.finding
         report.findings = by_cause(best.values())
+        if self.recheck:
+            self._asked_again(report)
         report.engine_errors = [e for group in errors.values() for e in group]
         report.requests = self.oracle.requests
         report.seconds = time.monotonic() - t0
         return report
+
+    def _asked_again(self, report: FuzzReport) -> None:
+        """Each finding's shrunk request asked again (fuzz/recheck.py): one answered otherwise is
+        the engine's inconsistency, not a finding. Ctrl-C here drops the findings not yet asked
+        (a case written must fail every re-run)."""
+        kept = []
+        try:
+            for f in report.findings:
+                odd, asked = changed(self.oracle.engine, f.game, f.kind, f.input, f.expected, f.actual,
+                                     f"finding {f.id}")
+                self.oracle.requests += asked
+                (report.inconsistent.append(odd) if odd else kept.append(f))
+        except KeyboardInterrupt:
+            report.interrupted = True
+        report.findings = kept
 
     def _engine_error(self, errors: dict[tuple[str, str, str], list[EngineError]], game: str, case: dict[str, Any],
                       v: Verdict, index: int, at: float) -> None:

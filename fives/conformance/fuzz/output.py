@@ -94,4 +94,6 @@ def summary(report: FuzzReport) -> str:
             + (f", {report.skipped} skipped (not declared by the engine)" if report.skipped else "")
             + f"; {_plural(len(report.findings), 'disagreement')} in {_plural(clauses, 'clause')}"
             + (f"; {_plural(sum(e.count for e in report.engine_errors), 'engine error')}" if report.engine_errors else "")
+            + (f"; {_plural(len(report.inconsistent), 'request')} answered inconsistently (not written)"
+               if report.inconsistent else "")
             + (" (interrupted)" if report.interrupted else ""))

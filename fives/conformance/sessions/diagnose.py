@@ -7,6 +7,11 @@ failures to named causes, in named phases under one time budget.
     shrink  each cause's example and each cluster's smallest case shrunk to a minimal fixture
     extend  when the search ran out of time and the shrinking left some: the search again, to
             the end of the budget, with every answer it has, and the new examples shrunk
+    verify  the engine fuzzed under each game's inferred profile: a disagreement joins the
+            failures and the search runs again (diagnose/verify.py)
+    recheck every cause's example and cluster's case asked again, of the engine and of one
+            started afresh: one answered two ways is the engine's inconsistency, not a cause
+            or a case written (diagnose/reproduce.py)
 
 `diagnose(options)` runs them and returns a `DiagnoseOutcome`: the `Diagnosis`, which phases
 ran, why it stopped and the notes it made. Ctrl-C (or SIGTERM, by the caller's
@@ -37,7 +42,7 @@ FUZZ_SHARE = 0.3
 #: (and whatever the search does not use), so every example gets its turn (spec/diagnose.md)
 SEARCH_SHARE = 0.6
 #: the phases, in the order they run
-PHASES = ("suite", "fuzz", "search", "shrink", "extend")
+PHASES = ("suite", "fuzz", "search", "shrink", "extend", "verify", "recheck")
 
 Note = Callable[[str], None]
 Stopped = Literal["finished", "time", "interrupted"]
@@ -76,7 +81,9 @@ class DiagnoseOptions:
     as `conformance run` does (`games`, `ids` globs, `kinds`, `capabilities`; a glob that
     matches no case is a UserError), `profile` the rules the causes depart from (None: the
     seeds'), the `budget`, the fuzzer's `fuzz_draws` (0: none) and `seed`, and whether the
-    shipped misreadings are candidates (`mutants`) beside the rule variants."""
+    shipped misreadings are candidates (`mutants`) beside the rule variants. `expect_seeds`: the
+    engine means to play the base's rules (the seeds', or `profile`'s), so every cause found is a
+    departure, its bug, and the diagnosis does not conform."""
 
     engine: EngineSpec
     games: tuple[str, ...] = ()
@@ -88,6 +95,7 @@ class DiagnoseOptions:
     fuzz_draws: int = 300
     seed: int = 0
     mutants: bool = True
+    expect_seeds: bool = False
 
 
 @dataclass(frozen=True)
@@ -110,9 +118,12 @@ class DiagnoseOutcome:
     @property
     def conforms(self) -> bool:
         """Every failure explained by a rule (or none): no cluster, no misreading named (a bug,
-        named, is still a bug) and no engine error met by the fuzzer."""
+        named, is still a bug), no engine error met by the fuzzer and no request answered two ways."""
         d = self.diagnosis
-        return not (d.unexplained or d.misreadings or d.fuzz.get("engine_errors"))
+        if self.options.expect_seeds and d.causes:
+            return False  # every cause a departure from the rules the engine means to play
+        return not (d.unexplained or d.misreadings or d.fuzz.get("engine_errors") or d.inconsistent
+                    or any(v["disagreements"] for v in d.verified.values()))
 
     def to_json(self) -> dict[str, Any]:
         """The diagnosis as `--json` prints it (format fives-diagnosis/1)."""
@@ -124,7 +135,15 @@ class DiagnoseOutcome:
         """The human report, a line each."""
         from fives.conformance.diagnose.diagnosis import lines
 
-        return lines(self.diagnosis)
+        out = lines(self.diagnosis)
+        if not self.options.expect_seeds:
+            return out
+        base = "the seeds'" if self.options.profile is None else f"{self.options.profile.name}'s"
+        said = f"  a departure: the engine means to play {base} rules (--expect-seeds), so this is its bug"
+        misread = {f"cause: {c.candidate.name} ({c.candidate.game}):" for c in self.diagnosis.misreadings}
+        # a misreading already says it is a bug; a rule value, here, is one too
+        return [x for line in out for x in ([line, said] if line.startswith("cause: ")
+                                            and not any(line.startswith(m) for m in misread) else [line])]
 
     def write(self, out: Path | str, force: bool = False, note: Note | None = None) -> None:
         """The --out folder (new or empty; with `force`, one holding a diagnosis): profile.yaml,
@@ -155,6 +174,8 @@ class _Work:
     notes: list[str] = field(default_factory=list)
     interrupted: bool = False
     fuzz_cut: bool = False  # the fuzzer stopped at its share of the budget
+    inconsistent: list[Any] = field(default_factory=list)  # the fuzzer's findings answered two ways
+    probed: int = 0  # the separating probes of opening orders asked
     end: float = 0.0  # the budget's deadline (monotonic)
 
     def say(self, line: str) -> None:
@@ -217,9 +238,16 @@ def _phases(work: _Work, cases: list[Case], hello: Handshake) -> Diagnosis:
     _suite(work, cases)
     work.end = work.options.budget.end(time.monotonic())
     _fuzz(work)
+    if not work.interrupted:
+        _order_probes(work)
     d = _search(work, hello)
+    d.inconsistent = work.inconsistent
     if not work.interrupted:
         d = _shrink(work, d)
+    if not work.interrupted:
+        d = _verify(work, d)
+    if not work.interrupted:
+        _recheck(work, d)
     return d
 
 
@@ -249,7 +277,8 @@ def _fuzz(work: _Work) -> None:
     with Progress(o.fuzz_draws, "fuzz") as bar:
         work.extra, work.fuzzed = fuzz_results(work.engine, work.games, o.seed, o.fuzz_draws, o.budget.fuzz_seconds,
                                                o.profile, kinds=kinds or None,
-                                               on_draw=lambda i, r: bar.advance(note=f"{len(r.findings)} found"))
+                                               on_draw=lambda i, r: bar.advance(note=f"{len(r.findings)} found"),
+                                               inconsistent=work.inconsistent)
     work.interrupted = bool(work.fuzzed.get("interrupted"))
     if not work.interrupted and work.fuzzed["draws"] < o.fuzz_draws:
         work.fuzz_cut = True
@@ -267,7 +296,9 @@ def _search(work: _Work, hello: Handshake) -> Diagnosis:
                         deadline=o.budget.search_until(work.end, time.monotonic()), extra=work.extra)
     except KeyboardInterrupt:
         raise NothingFound("interrupted before any cause was found") from None
-    d.fuzz = work.fuzzed
+    d.fuzz, d.expect_seeds = work.fuzzed, o.expect_seeds
+    if work.probed:
+        d.requests["shrink"] = d.requests.get("shrink", 0) + work.probed
     if hello.scope:  # the hello's scope: the cases outside it are the engine's scope
         d.scope = {"declared": hello.scope, "skipped": d.scope.get("skipped", 0),
                    "reasons": d.scope.get("reasons", {})}
@@ -297,6 +328,7 @@ def _extend(work: _Work, d: Diagnosis) -> Diagnosis:
     spec/diagnose.md "The budget"), then the examples of what it adds shrunk in what is left."""
     from fives.conformance.diagnose import diagnosis as dx
     from fives.conformance.diagnose.probe import shrink_examples
+    from fives.conformance.diagnose.verify import carry
 
     work.phases.append("extend")
     o = work.options
@@ -304,7 +336,59 @@ def _extend(work: _Work, d: Diagnosis) -> Diagnosis:
         work.progress("the examples had their share of the time: the search goes on with what is left")
     more = dx.diagnose(work.results, work.games, note=work.progress, deadline=work.end, mutants=o.mutants,
                        profile=o.profile, extra=work.extra, scorers=d.scorers)
-    more.fuzz, more.scope = d.fuzz, d.scope
+    carry(d, more)
     more.requests["shrink"] = d.requests.get("shrink", 0)
     shrink_examples(more, work.engine, deadline=work.end, note=work.progress, earlier=d)
     return more
+
+
+def _recheck(work: _Work, d: Diagnosis) -> None:
+    """Every example asked again before it is reported (diagnose/reproduce.py)."""
+    from fives.conformance.diagnose.reproduce import reproduce
+    from fives.conformance.engines.handle import EngineStartError
+
+    def fresh() -> Engine | None:
+        try:
+            return work.options.engine.with_profile(work.options.profile).start()[0]
+        except EngineStartError:
+            return None  # it started once: the examples stay as asked again of the first
+
+    work.phases.append("recheck")
+    try:
+        reproduce(d, work.engine, fresh)
+    except KeyboardInterrupt:
+        work.interrupted = True
+
+
+def _verify(work: _Work, d: Diagnosis) -> Diagnosis:
+    """Each inferred profile checked against the engine before it is claimed (diagnose/verify.py):
+    a disagreement joins the failures and the search runs again, at most ROUNDS times."""
+    from fives.conformance.diagnose.checked import checked_games
+    from fives.conformance.diagnose.verify import check_and_search
+    from fives.conformance.fuzz import fuzz_kinds
+
+    o = work.options
+    kinds = [k for k in o.kinds if k in fuzz_kinds()]
+    if not o.fuzz_draws or (o.kinds and not kinds) or not checked_games(d, work.games):
+        return d
+    work.phases.append("verify")
+    try:
+        return check_and_search(d, work.engine, work.results, work.extra, work.games, o, kinds or None, work.end,
+                                work.progress)
+    except KeyboardInterrupt:
+        work.interrupted = True
+        return d
+
+
+def _order_probes(work: _Work) -> None:
+    """The requests that tell opening orders apart (diagnose/orders.py), before the search reads
+    the orders off the answers: they join the fuzzer's results."""
+    from fives.conformance.diagnose.orders import session_probes
+
+    for game in work.games:
+        got = session_probes(work.engine, game, work.results + work.extra, work.options.profile)
+        work.extra += got
+        work.probed += len(got)  # counted as the shrinking's, as a tie's probes are
+        if got:
+            work.say(f"fives: {game}: {len(got)} separating probe(s) asked which of two doubles opens (legal-placements "
+                     "on an empty layout, the two held and no other double): the order is read with them")

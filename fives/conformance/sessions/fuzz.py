@@ -47,10 +47,38 @@ def fuzz(options: FuzzOptions) -> FuzzReport:
         fuzzer = Fuzzer(engine, options.games or None, options.kinds or None, options.seed, options.shrink_budget,
                         options.profile)
         with Progress(options.cases, "fuzz") as bar:
-            return fuzzer.run(cases=options.cases, seconds=options.seconds,
-                              on_draw=lambda i, r: bar.advance(note=f"{len(r.findings)} found"))
+            report = fuzzer.run(cases=options.cases, seconds=options.seconds,
+                                on_draw=lambda i, r: bar.advance(note=f"{len(r.findings)} found"))
     finally:
         engine.close()
+    if not report.interrupted:
+        _asked_afresh(options, report)
+    return report
+
+
+def _asked_afresh(options: FuzzOptions, report: FuzzReport) -> None:
+    """Each finding asked once more of the engine started again (fuzz/recheck.py): an engine whose
+    answers drift with the requests it has had answers a re-run's first requests otherwise."""
+    from fives.conformance.engines.handle import EngineStartError
+    from fives.conformance.fuzz.recheck import FRESH, changed
+
+    if not report.findings:
+        return
+    try:
+        engine, _ = options.engine.with_profile(options.profile).start()
+    except EngineStartError:
+        return  # it started once: a second start that fails leaves the findings as asked again
+    kept = []
+    try:
+        for f in report.findings:
+            odd, asked = changed(engine, f.game, f.kind, f.input, f.expected, f.actual, f"finding {f.id}", 1, FRESH)
+            report.requests += asked
+            (report.inconsistent.append(odd) if odd else kept.append(f))
+    except KeyboardInterrupt:
+        report.interrupted = True  # the findings not yet asked are not written
+    finally:
+        engine.close()
+    report.findings = kept
 
 
 def fixture_files_only(folder: Path) -> list[Path]:
