@@ -49,6 +49,9 @@ COMPANIONS: dict[tuple[str, Any], dict[str, Any]] = {
     **{(path, canonical(v)): {"settlement.kind": "award-to-winner"} for path, v in (
         ("settlement.award_rounding", "per-opponent"), ("settlement.blocked_winner", "nobody"),
         ("settlement.subtract_winner_own", True), ("settlement.ties", "split"), ("settlement.ties", "nobody"))},
+    # a scope shows only where an opening is required: both P and B require the highest double,
+    # so the cases show the scope itself (a later hand's leader opens with any tile)
+    ("opening.scope", canonical("first-hand")): {"opening.requires": "highest-double"},
     # an order is read only by the rules that name it: both P and B play them, so the cases
     # show the order itself (under the default order they play as the highest double)
     **{("opening.order", canonical(v)): dict(zip(ORDER_COMPANIONS, ("fixed-order", "opening-order")))
@@ -123,7 +126,14 @@ def snapshot(m: Match) -> dict[str, Any]:
         out["leader"] = m.leader
     if m.passes:
         out["passes"] = m.passes
+    if _reads_hand(m.rules) and m.hand_no > 1:  # only where a rule reads it: older cases keep their bytes
+        out["hand_number"] = m.hand_no
     return out
+
+
+def _reads_hand(rules: GameRules) -> bool:
+    """Whether the hand's number changes an answer: an opening requirement of the first hand only."""
+    return rules.opening_scope == "first-hand" and rules.opening_requires != "any"
 
 
 def choose(rng: random.Random, m: Match, placements: list[Any]) -> Any:
@@ -155,6 +165,8 @@ def candidates(rules: GameRules, base: GameRules, seed: int, players: int, partn
                 legal["continuing"] = True
             if m.drawn is not None:
                 legal["drawn"] = str(m.drawn)
+            if "hand_number" in snap:
+                legal["hand_number"] = snap["hand_number"]
             yield "legal-placements", legal, here
             # an action the rules without the value allow here, which these rules may not
             other = KINDS["legal-placements"].run(base, legal, {})
