@@ -176,6 +176,10 @@ def candidates(rules: GameRules, base: GameRules, seed: int, players: int, partn
                 yield "turn", {**snap, "actions": [{"action": PLACE, **extra[0]}]}, here
             elif other.get("draw") and not mine.get("draw"):
                 yield "turn", {**snap, "actions": [{"action": DRAW}]}, here
+            elif mine.get("draw") and not other.get("draw") and mine.get("placements"):
+                # a draw these rules allow beside a placement, which no strategy takes (issue 38:
+                # self-play never reaches `drawing.while_playable: true`)
+                yield "turn", {**snap, "actions": [{"action": DRAW}]}, here
             if opts.placements:
                 a = Action(PLACE, opts.placements[0] if len(opts.placements) == 1 else choose(rng, m, opts.placements))
             else:
