@@ -8,6 +8,10 @@ when some question asked along the way is answered otherwise under P than under 
 - `next-leader` of the first hand, given its deal (`lead.first_hand`);
 - `turn`: every action P's play took, from the state before it (what the action does, the
   scores, the hand's end, its settlement, the next leader, the match's end).
+- `legal-placements` of every state: reached where P forbids an option B offers (P's play is
+  changed); where P only offers more, it is counted apart ("options added"), reached only when
+  play takes it (`drawing.while_playable: true` is offered at most turns, never taken: the
+  strategies only place).
 A value that play never reaches needs a fixture that does (spec/variants.md): the table says
 `no` and the fixture that shows it. Deterministic: the same --matches gives the same table.
 
@@ -40,6 +44,16 @@ def _answer(kind: str, rules: GameRules, input: dict[str, Any]) -> str:
     if isinstance(got, dict) and isinstance(got.get("error"), dict):
         got = {**got, "error": {k: v for k, v in got["error"].items() if k != "message"}}
     return json.dumps(got, sort_keys=True, default=str)
+
+
+def _forbids(mine: str, other: str) -> bool:
+    """Whether P's legal options (JSON) leave out one that B's offer: P's play is changed here."""
+    a, b = json.loads(mine), json.loads(other)
+    if "placements" not in a or "placements" not in b:
+        return True
+    ours = {json.dumps(x, sort_keys=True) for x in a["placements"]}
+    return any(json.dumps(x, sort_keys=True) not in ours for x in b["placements"]) or \
+        (b["draw"] and not a["draw"]) or (b["pass"] and not a["pass"])
 
 
 def _state(m: Match) -> dict[str, Any]:
@@ -83,6 +97,9 @@ def _questions(rules: GameRules, players: int, partnerships: bool, seed: int):  
                 a = Action(PLACE, p, m.to_act)
             else:
                 a = Action(DRAW if opts.draw else PASS, None, m.to_act)
+            legal = {k: state[k] for k in ("players", "partnerships", "layout", "continuing", "drawn", "draws",
+                                           "hand_number") if k in state}
+            yield "legal-placements", {**legal, "hand": state["hands"][m.to_act], "boneyard": len(m.boneyard)}
             yield "turn", {**state, "actions": [_action(a)]}
             m.apply(a)
 
@@ -94,7 +111,8 @@ def exercised(name: str, matches: int) -> list[dict[str, Any]]:
     setups = [s for s in rules.configurations() if p.plays(*s)]
     bases = {x: rules_under(make_profile(p.extends, {k: v for k, v in p.overrides.items() if k != x}, "b"), p.extends)
              for x in p.overrides}
-    rows = {x: {"profile": name, "parameter": x, "questions": 0, "differ": 0, "first": None} for x in p.overrides}
+    rows = {x: {"profile": name, "parameter": x, "questions": 0, "differ": 0, "offered": 0, "first": None}
+            for x in p.overrides}
     for seed in range(matches):
         players, partnerships = setups[seed % len(setups)]
         for kind, input in _questions(rules, players, partnerships, seed):
@@ -102,9 +120,13 @@ def exercised(name: str, matches: int) -> list[dict[str, Any]]:
             for x, b in bases.items():
                 row = rows[x]
                 row["questions"] += 1
-                if _answer(kind, b, input) != mine:
-                    row["differ"] += 1
-                    row["first"] = row["first"] or f"{kind}, {players} players, seed {seed}"
+                if _answer(kind, b, input) == mine:
+                    continue
+                if kind == "legal-placements" and not _forbids(mine, _answer(kind, b, input)):
+                    row["offered"] += 1  # P allows more here: live, but reached only if play takes it
+                    continue
+                row["differ"] += 1
+                row["first"] = row["first"] or f"{kind}, {players} players, seed {seed}"
     return list(rows.values())
 
 
@@ -131,7 +153,8 @@ def main(argv: list[str]) -> int:
     ap.add_argument("profiles", nargs="*", help="shipped profiles (default: all)")
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
-    print("| profile | parameter | reached | questions differing | first | else the fixture |\n|---|---|---|---|---|---|")
+    print("| profile | parameter | reached | questions differing | options added | first | else the fixture |\n"
+          "|---|---|---|---|---|---|---|")
     unreached = 0
     for name in args.profiles or shipped_profiles():
         p = load_profile(name)
@@ -140,7 +163,7 @@ def main(argv: list[str]) -> int:
             shown = "-" if row["differ"] else ", ".join(fixtures_setting(p.extends, row["parameter"],
                                                                            _plain(p.overrides[row["parameter"]]))) or "(none)"
             print(f"| `{row['profile']}` | `{row['parameter']}` | {'yes' if row['differ'] else '**no**'} | "
-                  f"{row['differ']} of {row['questions']} | {row['first'] or '-'} | {shown} |")
+                  f"{row['differ']} of {row['questions']} | {row['offered']} | {row['first'] or '-'} | {shown} |")
     print(f"\n{args.matches} matches per profile, {time.perf_counter() - t0:.1f} s; values not reached: {unreached}")
     return 0
 

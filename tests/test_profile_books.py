@@ -144,3 +144,13 @@ def test_the_digest_ignores_sources_and_players() -> None:
     p = load_profile("all-fives-gambit")
     bare = make_profile(p.extends, p.overrides, p.name, p.source)
     assert bare.digest == p.digest and bare == dataclasses.replace(p, sources={}, players=None)
+
+
+def test_play_under_a_profile_refuses_a_setup_its_book_does_not_play() -> None:
+    run = lambda *a: subprocess.run([sys.executable, "-m", "fives", "play", "--game", SN, "--seed", "1", "--quiet",  # noqa: E731
+                                     "--rules", "all-fives-gambit", *a], capture_output=True, text=True)
+    bad = run("--players", "3")
+    assert bad.returncode == 2 and bad.stderr == \
+        "fives: error: all-fives-gambit: its book plays 2 players, not 3 players\n"
+    good = run("--players", "2")
+    assert good.returncode == 0 and good.stdout.startswith("match over after ")
