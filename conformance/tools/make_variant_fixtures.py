@@ -18,6 +18,7 @@ Deterministic: the same code writes the same bytes.
 """
 from __future__ import annotations
 
+import copy
 import json
 import random
 import sys
@@ -178,8 +179,9 @@ def candidates(rules: GameRules, base: GameRules, seed: int, players: int, partn
                 yield "turn", {**snap, "actions": [{"action": DRAW}]}, here
             elif mine.get("draw") and not other.get("draw") and mine.get("placements"):
                 # a draw these rules allow beside a placement, which no strategy takes (issue 38:
-                # self-play never reaches `drawing.while_playable: true`)
-                yield "turn", {**snap, "actions": [{"action": DRAW}]}, here
+                # self-play never reaches `drawing.while_playable: true`); a copy, so the YAML
+                # shares nothing with the state's other cases (their anchors keep their bytes)
+                yield "turn", copy.deepcopy({**snap, "actions": [{"action": DRAW}]}), here
             if opts.placements:
                 a = Action(PLACE, opts.placements[0] if len(opts.placements) == 1 else choose(rng, m, opts.placements))
             else:
