@@ -215,10 +215,11 @@ class Match:
     def _hook_opening_tiles(self, hand: Iterable[Tile]) -> set[Tile] | None:
         """SN-LEAD-2, HR-LEAD-2: any tile opens (None); a variant requires a double, the
         highest double held, a scoring tile, a double or a scoring tile when the leader holds one,
-        or the earliest tile of a fixed order (`opening.order`) that the leader holds."""
+        or the earliest tile of a fixed order (`opening.order`) that the leader holds; in every
+        hand, or in the first only (`opening.scope`)."""
         need = self.rules.opening_requires
-        if need == "any":
-            return None
+        if need == "any" or (self.rules.opening_scope == "first-hand" and self.hand_no > 1):
+            return None  # `opening.scope: first-hand`: later hands open with any tile
         if need == "fixed-order":  # the earliest tile of `opening.order` the leader holds
             held = set(hand)
             return next(({t} for t in self.rules.opening_order if t in held), None)
@@ -260,7 +261,7 @@ class Match:
     def from_state(cls, rules: GameRules, config: MatchConfig, *, scores: list[int], layout: Iterable[Placement],
                    hands: list[list[Tile]], boneyard: list[Tile], seat: int, continuing: bool = False,
                    drawn: Tile | None = None, leader: int | None = None, passes: int = 0, draws: int = 0,
-                   **factories: Callable[..., Any]) -> "Match":
+                   hand: int = 1, **factories: Callable[..., Any]) -> "Match":
         """A match in the middle of a hand, as a fixture states it. ValueError if inconsistent."""
         m = cls(rules, config, None, **factories)
         if len(scores) != len(config.sides) or len(hands) != config.players:
@@ -289,7 +290,9 @@ class Match:
         if leader is not None and not 0 <= leader < config.players:
             raise ValueError(f"leader {leader} does not exist: seats are 0..{config.players - 1}")
         m.leader, m.passes, m.draws = (seat if leader is None else leader), passes, draws
-        m.in_hand, m.hand_no = True, 1
+        if hand < 1:
+            raise ValueError(f"hand {hand}: the hands of a match are numbered from 1")
+        m.in_hand, m.hand_no = True, hand  # the hand's number, read by `opening.scope`
         if not len(m.layout) and (continuing or drawn is not None):
             raise ValueError("a continuation or a drawn tile needs a layout")
         return m

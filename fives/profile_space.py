@@ -24,6 +24,9 @@ class Dimension:
     clauses: tuple[str, ...]  # the clauses of spec/rules.md whose rule it changes
     what: str  # one line: what the parameter decides
     values: tuple[Any, ...] | None = None  # None: every value the schema allows
+    #: (parameter, value) under which this dimension changes nothing: `fives rules show` leaves
+    #: its row out when every profile shown plays that value (so the seeds' table is unchanged)
+    inert_under: tuple[str, Any] | None = None
 
 
 HR, SN = ("horse-race",), ("american-sniff",)
@@ -105,6 +108,10 @@ DIMENSIONS: tuple[Dimension, ...] = (
               (1, 3, 5)),
     Dimension("points.display_divisor", SN, ("SN-TARGET-1",),
               "points shown raw (1) or per five (5); the unit goes with it", (1, 5)),
+    # last, so the variant fixtures generated before it keep their order (issue 38)
+    Dimension("opening.scope", BOTH, ("SN-LEAD-2", "HR-LEAD-2"),
+              "the opening requirement binds every hand's leader, or the first hand's only",
+              inert_under=("opening.requires", "any")),
 )
 
 
@@ -140,6 +147,9 @@ AWARD_PARAMETERS = ("settlement.award_rounding", "settlement.blocked_winner", "s
 
 #: what an `opening.order` sets with it: the rules that read the order
 ORDER_COMPANIONS = ("opening.requires", "lead.first_hand")
+#: what an `opening.scope` sets with it where the game opens with any tile: the requirement the
+#: books that scope it state (gambit: the highest double, in the first hand only)
+SCOPE_COMPANION = "highest-double"
 
 
 def alternative_overrides(game: str, path: str, value: Any) -> dict[str, Any]:
@@ -149,6 +159,8 @@ def alternative_overrides(game: str, path: str, value: Any) -> dict[str, Any]:
         out["points.unit"] = "displayed" if value > 1 else "raw"
     if path == "opening.order":  # an order is read only by the rules that name it
         out.update(zip(ORDER_COMPANIONS, ("fixed-order", "opening-order")))
+    if path == "opening.scope" and parameters(game)["opening.requires"] == "any":
+        out["opening.requires"] = SCOPE_COMPANION  # a scope shows only where an opening is required
     if path in AWARD_PARAMETERS and parameters(game)["settlement.kind"] != "award-to-winner":
         out["settlement.kind"] = "award-to-winner"  # an award's details show only where the winner is awarded
     return out
@@ -168,5 +180,8 @@ def random_profile(rng: random.Random, game: str, params: int) -> Profile:
             chosen = [c for c in chosen if c not in ORDER_COMPANIONS] + rng.sample(rest, len(clash))
     overrides: dict[str, Any] = {}
     for p in sorted(chosen):
-        overrides.update(alternative_overrides(game, p, rng.choice(alts[p])))
+        got = alternative_overrides(game, p, rng.choice(alts[p]))
+        if p == "opening.scope" and "opening.requires" in chosen:  # a drawn requirement is kept
+            got = {p: got[p]}
+        overrides.update(got)
     return make_profile(game, overrides, source="random (fives.profiles.random_profile)")

@@ -33,6 +33,19 @@ class Profile:
     source: str
     overrides: Mapping[str, Any] = field(hash=False)  # parameter (dotted path) -> value
     digest: str  # first 16 hex of SHA-256 of the canonical {"extends", "overrides"}
+    #: parameter -> {book, says} and/or {departs}: where each value the profile plays comes from
+    sources: Mapping[str, Mapping[str, str]] = field(default_factory=dict, hash=False, compare=False)
+    #: the (players, partnerships) setups the book plays; None: every setup of the game. Not in
+    #: the digest: it names no rule, only the scope a run under the profile keeps (spec/variants.md)
+    players: tuple[tuple[int, bool], ...] | None = field(default=None, hash=False, compare=False)
+
+    def plays(self, players: int, partnerships: bool) -> bool:
+        """Whether the profile's book plays this setup."""
+        return self.players is None or (players, bool(partnerships)) in self.players
+
+    def setup_text(self) -> str:
+        """The setups the profile plays, for a skip reason: `2 players`, `4 in partnerships`."""
+        return ", ".join(f"{n} in partnerships" if team else f"{n} players" for n, team in self.players or ())
 
 
 def _by_players(value: Any) -> bool:
@@ -212,7 +225,29 @@ def load_profile(ref: str) -> Profile:
     error = schema_memo.check(paths.SPEC_SCHEMAS / "profile.schema.json", data)
     if error is not None:
         raise schema_error(name, error) from None
-    return make_profile(data["extends"], data.get("rules", {}), str(data["name"]), str(data["source"]), name)
+    profile = make_profile(data["extends"], data.get("rules", {}), str(data["name"]), str(data["source"]), name)
+    return _with_book(profile, data.get("sources") or {}, data.get("players"), name)
+
+
+def _with_book(profile: Profile, sources: Mapping[str, Any], players: Any, where: str) -> Profile:
+    """The profile with its `sources` (parameters of its game only) and its player setups (a
+    subset of the game's); UserError naming the file otherwise."""
+    import dataclasses
+
+    known = parameters(profile.extends)
+    for path in sources:
+        if path not in known:
+            raise UserError(f"{where}: sources: unknown parameter {quote(path)} for {profile.extends}")
+    setups = None
+    if players is not None:
+        game = load_rules(profile.extends).configurations()
+        setups = tuple(sorted({(int(n), team) for team, key in ((False, "solo"), (True, "partnerships"))
+                               for n in players.get(key, [])}))
+        for n, team in setups:
+            if (n, team) not in game:
+                raise UserError(f"{where}: players: {profile.extends} has no game for {n} players"
+                                f"{' in partnerships' if team else ' each for themselves'}")
+    return dataclasses.replace(profile, sources={k: dict(v) for k, v in sources.items()}, players=setups)
 
 
 def recorded_profile(recorded: Any, name: str) -> Profile | None:

@@ -37,6 +37,7 @@ class GameRules:
     match_end: dict[str, Any]
     lead: dict[str, str]  # first_hand, after_gone_out, after_blocked (SN-LEAD-*, HR-LEAD-*)
     opening_requires: str  # "any" | "double" | "scoring" | "highest-double" | "double-or-scoring" | "fixed-order" (if held)
+    opening_scope: str  # "every-hand" | "first-hand": the hands opening_requires binds
     opening_order: tuple[Tile, ...]  # earliest first: read by opening.requires fixed-order, lead.first_hand opening-order
     boneyard_reserve: dict[int, int]  # by players: boneyard tiles that are never drawn
     blocked_after: str  # "no-placement" (at once) | "round-of-passes"
@@ -183,6 +184,7 @@ def build_rules(data: dict[str, Any], name: str, profile: Profile | None = None)
         match_end=data["match_end"],
         lead={k: data["lead"][k] for k in ("first_hand", "after_gone_out", "after_blocked")},
         opening_requires=data.get("opening", {}).get("requires", "any"),
+        opening_scope=data.get("opening", {}).get("scope", "every-hand"),
         opening_order=tuple(parse_tile(t) for t in data.get("opening", {}).get("order", [])),
         boneyard_reserve={n: reserve.get(n, 0) for n in by_n(data["deal"]["hand_size"])},
         blocked_after=data.get("hand_end", {}).get("blocked", "no-placement"),

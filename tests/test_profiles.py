@@ -116,7 +116,10 @@ def test_random_profiles_are_valid_deterministic_and_of_the_asked_size() -> None
             brought = "settlement.kind" in dims and bool(dims & set(AWARD_PARAMETERS)) and game == "american-sniff"
             # an opening order brings the two rules that read it (fives.profile_space.ORDER_COMPANIONS)
             order = 2 * ("opening.order" in dims and set(ORDER_COMPANIONS) <= dims)
-            assert len(dims) == n + order or (brought and len(dims) == n + order + 1), p
+            # a scope may bring the requirement it binds (issue 38: fives.profile_space.SCOPE_COMPANION)
+            scoped = "opening.scope" in dims and "opening.requires" in dims
+            sizes = {n + order + b + c for b in {0, int(brought)} for c in {0, int(scoped)}}
+            assert len(dims) in sizes, p
             r = rules_under(p, game)
             assert r.profile is p and r.id == game
     with pytest.raises(ValueError):

@@ -100,3 +100,36 @@ def _source_named(key: str, source: str) -> bool:
     title = row.split("|")[2]
     words = [w for w in re.findall(r"[A-Za-z][\w.-]+", title) if len(w) > 4]
     return any(w.lower() in source.lower() for w in words)
+
+
+@pytest.mark.parametrize("name", shipped_profiles())
+def test_every_value_a_shipped_profile_plays_names_its_book_sentence_or_its_departure(name: str) -> None:
+    """Issue 38: set or inherited, each value `fives rules show` prints for the profile is traced
+    to a sentence of the profile's book, or the profile states where and why it departs."""
+    from fives.conformance.diagnose.variant_compare import resolve, show_rows
+
+    profile, books = load_profile(name), book_keys()
+    rows = show_rows([resolve(name)])
+    assert len(rows) >= 22, name
+    for row in rows:
+        path, src = row["parameter"], row["values"][0]["source"]
+        assert src, f"{name}: {path} = {shown(row['values'][0]['value'])} has neither a source sentence nor a departure"
+        if "book" in src:
+            assert src["book"] in books, f"{name}: {path}: unknown book {src['book']!r}"
+            assert src["book"] in profile.source.lower().replace(" ", "-") or _source_named(src["book"], profile.source), \
+                f"{name}: {path} cites {src['book']}, which the profile's `source` does not name"
+        if path in profile.overrides:  # a value the profile sets is the book's (a departure may qualify it)
+            assert "book" in src, f"{name}: {path} is set, so its book must state it"
+    assert set(profile.sources) == {r["parameter"] for r in rows}, f"{name}: sources for values it does not show"
+
+
+def test_an_untraced_value_fails_the_trace(tmp_path: Path) -> None:
+    """The check above can fail: a profile whose sources leave one value out shows it untraced."""
+    from fives.conformance.diagnose.variant_compare import Ref, show_rows, source_text
+
+    text = (ROOT / "spec" / "variants" / "racehorse-rice.yaml").read_text(encoding="utf-8")
+    cut = "\n".join(line for line in text.splitlines() if not line.startswith("  settlement.ties:")) + "\n"
+    (tmp_path / "p.yaml").write_text(cut, encoding="utf-8")
+    p = load_profile(str(tmp_path / "p.yaml"))
+    row = next(r for r in show_rows([Ref(p.name, p.extends, p)]) if r["parameter"] == "settlement.ties")
+    assert row["values"][0]["source"] is None and source_text(None) == "(not traced)"

@@ -18,6 +18,7 @@ Deterministic: the same code writes the same bytes.
 """
 from __future__ import annotations
 
+import copy
 import json
 import random
 import sys
@@ -49,6 +50,9 @@ COMPANIONS: dict[tuple[str, Any], dict[str, Any]] = {
     **{(path, canonical(v)): {"settlement.kind": "award-to-winner"} for path, v in (
         ("settlement.award_rounding", "per-opponent"), ("settlement.blocked_winner", "nobody"),
         ("settlement.subtract_winner_own", True), ("settlement.ties", "split"), ("settlement.ties", "nobody"))},
+    # a scope shows only where an opening is required: both P and B require the highest double,
+    # so the cases show the scope itself (a later hand's leader opens with any tile)
+    ("opening.scope", canonical("first-hand")): {"opening.requires": "highest-double"},
     # an order is read only by the rules that name it: both P and B play them, so the cases
     # show the order itself (under the default order they play as the highest double)
     **{("opening.order", canonical(v)): dict(zip(ORDER_COMPANIONS, ("fixed-order", "opening-order")))
@@ -123,7 +127,14 @@ def snapshot(m: Match) -> dict[str, Any]:
         out["leader"] = m.leader
     if m.passes:
         out["passes"] = m.passes
+    if _reads_hand(m.rules) and m.hand_no > 1:  # only where a rule reads it: older cases keep their bytes
+        out["hand_number"] = m.hand_no
     return out
+
+
+def _reads_hand(rules: GameRules) -> bool:
+    """Whether the hand's number changes an answer: an opening requirement of the first hand only."""
+    return rules.opening_scope == "first-hand" and rules.opening_requires != "any"
 
 
 def choose(rng: random.Random, m: Match, placements: list[Any]) -> Any:
@@ -155,6 +166,8 @@ def candidates(rules: GameRules, base: GameRules, seed: int, players: int, partn
                 legal["continuing"] = True
             if m.drawn is not None:
                 legal["drawn"] = str(m.drawn)
+            if "hand_number" in snap:
+                legal["hand_number"] = snap["hand_number"]
             yield "legal-placements", legal, here
             # an action the rules without the value allow here, which these rules may not
             other = KINDS["legal-placements"].run(base, legal, {})
@@ -164,6 +177,11 @@ def candidates(rules: GameRules, base: GameRules, seed: int, players: int, partn
                 yield "turn", {**snap, "actions": [{"action": PLACE, **extra[0]}]}, here
             elif other.get("draw") and not mine.get("draw"):
                 yield "turn", {**snap, "actions": [{"action": DRAW}]}, here
+            elif mine.get("draw") and not other.get("draw") and mine.get("placements"):
+                # a draw these rules allow beside a placement, which no strategy takes (issue 38:
+                # self-play never reaches `drawing.while_playable: true`); a copy, so the YAML
+                # shares nothing with the state's other cases (their anchors keep their bytes)
+                yield "turn", copy.deepcopy({**snap, "actions": [{"action": DRAW}]}), here
             if opts.placements:
                 a = Action(PLACE, opts.placements[0] if len(opts.placements) == 1 else choose(rng, m, opts.placements))
             else:

@@ -23,9 +23,13 @@ def _config(rules: GameRules, players: int, partnerships: bool) -> Any:
     from fives.settlement import ConfigError, configure
 
     try:
-        return configure(rules, players, partnerships)
+        config = configure(rules, players, partnerships)
     except ConfigError as e:
         raise UserError(str(e)) from None
+    if rules.profile is not None and not rules.profile.plays(players, partnerships):  # its book's setups (issue 38)
+        raise UserError(f"{rules.profile.name}: its book plays {rules.profile.setup_text()}, not {players} players"
+                        f"{' in partnerships' if partnerships else ''}")
+    return config
 
 
 def _side_names(config: Any) -> list[str]:

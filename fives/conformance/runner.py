@@ -11,7 +11,7 @@ from typing import Any, Callable
 
 import yaml
 
-from fives.conformance.engines.drivers import Engine, Outcome
+from fives.conformance.engines.drivers import Engine, Outcome, case_players
 from fives.conformance.cases.expected_under import ProfilePlan
 from fives.support.errors import UserError
 from fives.conformance.cases.fixtures import Case
@@ -79,7 +79,9 @@ def run_one(engine: Engine, case: Case, seq: int, known: dict[str, str],
     plan's skip (--rules P), the engine's declared scope, what it supports, then the judgement."""
     try:
         why = plan.skip_reason(case) if plan is not None else None
-        scope = None if why or not hasattr(engine, "out_of_scope") else engine.out_of_scope(case)
+        scope = None if why else _profile_scope(plan, case)
+        if scope is None and not why and hasattr(engine, "out_of_scope"):
+            scope = engine.out_of_scope(case)
         why = why or scope or engine.supports(case)
         if why:
             result = CaseResult(case, "skipped", outcome=Outcome("skipped", message=why), out_of_scope=scope)
@@ -92,6 +94,18 @@ def run_one(engine: Engine, case: Case, seq: int, known: dict[str, str],
     if plan is not None and case.id in plan.changed:
         result.expected_under = plan.profile.name
     return result
+
+
+def _profile_scope(plan: ProfilePlan | None, case: Case) -> str | None:
+    """Why `case` lies outside the player setups the --rules profile's book plays (its
+    `players`), or None: skipped as scope, like an engine's declared scope."""
+    if plan is None or plan.profile.players is None or case.game != plan.profile.extends:
+        return None
+    players, partnerships = case_players(case)
+    if players is None or plan.profile.plays(players, partnerships):
+        return None
+    what = f"{players} players" + (" in partnerships" if partnerships else "")
+    return f"outside {plan.profile.name}'s scope: {what} (its book plays {plan.profile.setup_text()})"
 
 
 def run_cases(engine: Engine, cases: list[Case],

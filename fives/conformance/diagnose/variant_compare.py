@@ -15,7 +15,7 @@ from typing import Any
 
 from fives.conformance.cases.fixtures import Case
 from fives.conformance.cases.kinds import load_kinds
-from fives.profile_space import dimensions
+from fives.profile_space import Dimension, dimensions
 from fives.profiles import Profile, load_profile, parameters, rules_under
 from fives.rules import game_ids
 
@@ -57,7 +57,7 @@ def show_rows(refs: list[Ref]) -> list[dict[str, Any]]:
     games = {r.game for r in refs}
     rows = []
     for d in dimensions():
-        if not games & set(d.games):
+        if not games & set(d.games) or _inert(d, refs):
             continue
         cells = []
         for r in refs:
@@ -66,25 +66,52 @@ def show_rows(refs: list[Ref]) -> list[dict[str, Any]]:
                 continue
             seed = parameters(r.game)[d.path]
             value = r.profile.overrides.get(d.path, seed) if r.profile is not None else seed
-            cells.append({"value": value, "changed": value != seed})
+            cells.append({"value": value, "changed": value != seed,
+                          "source": None if r.profile is None else r.profile.sources.get(d.path)})
         rows.append({"parameter": d.path, "what": d.what, "values": cells})
     return rows
 
 
+def _inert(d: Dimension, refs: list[Ref]) -> bool:
+    """Whether `d` changes nothing under every ref (`Dimension.inert_under`)."""
+    if d.inert_under is None:
+        return False
+    path, value = d.inert_under
+    return all(r.game not in d.games or _value(r, path) == value for r in refs)
+
+
+def _value(r: Ref, path: str) -> Any:
+    seed = parameters(r.game)[path]
+    return r.profile.overrides.get(path, seed) if r.profile is not None else seed
+
+
+def source_text(source: Any) -> str:
+    """Where a profile's value comes from, one line: `book: what it says`, `departs: why`, both."""
+    if not source:
+        return "(not traced)"
+    parts = [f"{source['book']}: {source['says']}"] if "book" in source else []
+    return "; ".join(parts + ([f"departs: {source['departs']}"] if "departs" in source else []))
+
+
 def show_json(refs: list[Ref]) -> dict[str, Any]:
+    profiled = any(r.profile is not None for r in refs)  # the seeds' document keeps its keys
     return {"profiles": [{"name": r.label, "extends": r.game, "digest": r.digest,
                           "source": r.profile.source if r.profile is not None else "the seeds"} for r in refs],
             "dimensions": [{"parameter": row["parameter"], "what": row["what"],
-                            "values": [json.loads(json.dumps(c["value"])) for c in row["values"]]}
+                            "values": [json.loads(json.dumps(c["value"])) for c in row["values"]],
+                            **({"sources": [c["source"] for c in row["values"]]} if profiled else {})}
                            for row in show_rows(refs)]}
 
 
 def show_text(refs: list[Ref]) -> str:
     """A plain table: a changed value is marked with `*`; `-` where a dimension is not of the game."""
     rows = show_rows(refs)
-    head = ["parameter"] + [r.label for r in refs]
+    traced = [i for i, r in enumerate(refs) if r.profile is not None]  # a source column per profile
+    head = ["parameter"] + [r.label for r in refs] + [f"{refs[i].label}: source" for i in traced]
     body = [[row["parameter"]] + ["-" if r.game not in _games(row) else value_text(c["value"]) + (" *" if c["changed"] else "")
-                                  for c, r in zip(row["values"], refs)] for row in rows]
+                                  for c, r in zip(row["values"], refs)]
+            + ["-" if refs[i].game not in _games(row) else source_text(row["values"][i]["source"]) for i in traced]
+            for row in rows]
     widths = [max(len(x) for x in col) for col in zip(head, *body)]
     lines = ["  ".join(x.ljust(w) for x, w in zip(line, widths)).rstrip() for line in [head] + body]
     lines.append("* differs from the seeds' value; - not a rule of that game")

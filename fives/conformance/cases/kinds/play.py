@@ -55,6 +55,14 @@ def _factories(hooks: dict[str, Any]) -> dict[str, Any]:
     return {"layout_factory": hooks.get("layout", Layout), "settlement_factory": hooks.get("settlement", Settlement)}
 
 
+def _hand_no(input: dict[str, Any]) -> int:
+    """The optional input `hand_number`: the state's hand of the match, from 1 (default 1)."""
+    n = input.get("hand_number", 1)
+    if not isinstance(n, int) or isinstance(n, bool) or n < 1:
+        raise BadInput(f"hand_number must be a hand of the match from 1, got {n!r}")
+    return n
+
+
 # -- legal-placements --------------------------------------------------------------------------
 def run_legal(rules: GameRules, input: dict[str, Any], hooks: dict[str, Any]) -> dict[str, Any]:
     try:
@@ -65,6 +73,7 @@ def run_legal(rules: GameRules, input: dict[str, Any], hooks: dict[str, Any]) ->
                 match.layout.push(p)
             except IllegalPlacement as e:
                 raise BadInput(f"layout placement {p}: {e.code}: {e.message}") from None
+        match.hand_no = _hand_no(input)  # which hand of the match (`opening.scope`)
         hand = _tiles(input["hand"], "hand")
         drawn = _tile(input["drawn"], "drawn") if input.get("drawn") is not None else None
         if drawn is not None and drawn not in hand:
@@ -126,7 +135,7 @@ def run_turn(rules: GameRules, input: dict[str, Any], hooks: dict[str, Any]) -> 
                 boneyard=_tiles(input.get("boneyard", []), "boneyard"), seat=input["seat"],
                 continuing=bool(input.get("continuing", False)), drawn=drawn,
                 leader=input.get("leader"), passes=int(input.get("passes", 0)), draws=int(input.get("draws", 0)),
-                **_factories(hooks))
+                hand=_hand_no(input), **_factories(hooks))
         except ValueError as e:
             raise BadInput(str(e)) from None
         actions = [_action(a, i) for i, a in enumerate(input["actions"])]
