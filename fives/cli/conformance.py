@@ -2,6 +2,7 @@
 # lines: ~425 because `run` is one command whose many options (engines, filters, reports, rules, stopping) meet here
 from __future__ import annotations
 
+import dataclasses
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
@@ -14,6 +15,7 @@ from fives.cli._rules_option import rules_option
 from fives.cli._samples import fixture_roots
 from fives.cli._seconds import Seconds
 from fives.conformance.cases.fixtures import Case, default_roots, lint, load_cases
+from fives.conformance.cases.profile_pins import plan_run
 from fives.conformance.cases.selection import CaseFilters, listing, load_selection
 from fives.conformance.engines.handle import EngineSpec
 from fives.conformance.reports.causes import diagnosis_causes
@@ -110,13 +112,12 @@ def run_cmd(commands: tuple[str, ...], oneshot: bool, timeout: float | None, job
     verbosity = -1 if quiet > verbose else min(verbose - quiet, 1)
     if last_failed and len(commands) > 1:
         raise UserError("--lf takes a single --engine (each engine command keeps its own record: run them one by one)")
-    cases, notes = _choose(roots, CaseFilters(ids, games, kinds_, caps, slow), verbosity)
+    filters = CaseFilters(ids, games, kinds_, caps, slow)
+    cases, notes = _choose(roots, filters, verbosity)
     known = load_known_failures(known_path) if known_path else {}
     causes = diagnosis_causes(diagnosis_path) if diagnosis_path is not None else {}
-    plan = None
-    if profile is not None:  # the expectations under the profile, from the reference engine under it
-        from fives.conformance.cases.expected_under import plan_under
-        cases, plan = plan_under(profile, cases, unchanged_only=unchanged_only)
+    # under a profile: the expectations under it, from the reference under it, and the cases pinning its values
+    cases, plan = plan_run(profile, cases, filters, unchanged_only) if profile is not None else (cases, None)
     engines = _engines(commands, oneshot, timeout, validate, profile, targets)
     human_out = sys.stderr if any(p is None for _, p in targets) else sys.stdout
     options = RunOptions(engines, tuple(cases), known=known, plan=plan, jobs=jobs, maxfail=1 if exitfirst else maxfail,
@@ -207,11 +208,12 @@ def list_cmd(roots: tuple[Path, ...], ids: tuple[str, ...], games: tuple[str, ..
     kind, game, clauses), without running anything. Exit 2 for a filter the suite has no
     case of, or filters that together select nothing. With --rules P each case also says
     whether P changes its expectation ("expected under P") or makes its input illegal."""
-    chosen = load_selection(list(roots) or None, CaseFilters(ids, games, kinds_, caps, slow))
+    filters = CaseFilters(ids, games, kinds_, caps, slow)
+    chosen = load_selection(list(roots) or None, filters)
     under = {}
     if profile is not None:
-        from fives.conformance.cases.expected_under import plan_under
-        _, plan = plan_under(profile, chosen.cases)
+        cases, plan = plan_run(profile, chosen.cases, filters)  # the cases pinning its values listed too
+        chosen = dataclasses.replace(chosen, cases=cases)
         under = {c.id: "changed" if c.id in plan.changed else "illegal" if c.id in plan.illegal else "unchanged"
                  for c in chosen.cases}
     if as_json:

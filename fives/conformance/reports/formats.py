@@ -74,7 +74,7 @@ def rules_line(plan: ProfilePlan) -> str:
     line = (f"rules: {p.name} (digest {p.digest}), extends {p.extends}"
             + (f"; source: {p.source}" if p.source else "")
             + f"; {len(plan.changed)} case{'s' * (len(plan.changed) != 1)} expected under {p.name}"
-            + f", {len(plan.illegal)} skipped as illegal under it")
+            + plan.pins_words() + f", {len(plan.illegal)} skipped as illegal under it")
     return one_line(line + ("; only the unchanged cases run (--unchanged-only)" if plan.unchanged_only else ""), 600)
 
 
@@ -377,7 +377,8 @@ def _md_rules(plan: ProfilePlan | None) -> list[str]:
         return []
     p = plan.profile
     return [f"Rules: **{markdown_cell(p.name)}** (digest {markdown_code(p.digest)}, extends {markdown_code(p.extends)}): "
-            f"{len(plan.changed)} cases expected under it, {len(plan.illegal)} skipped as illegal under it"
+            f"{len(plan.changed)} cases expected under it{markdown_cell(plan.pins_words())}, "
+            f"{len(plan.illegal)} skipped as illegal under it"
             + (" (only the unchanged cases run)" if plan.unchanged_only else "") + ".", ""]
 
 
