@@ -63,6 +63,7 @@ def test_rival_values_are_the_games_the_spaces_and_the_neighbours() -> None:
     assert order not in swaps and parameters("american-sniff")["opening.order"] in swaps
 
 
+@pytest.mark.slow  # 16 rivals' rules built: over 1 s
 def test_the_briefs_engine_fails_the_pins_of_an_order() -> None:
     # issue 37: an engine opening [5|5], [1|1] ... [6|6], [0|0] passed 100% of a run under a
     # profile saying [5|5], [6|6], [4|4] ...: the orders agree on the first tile only
@@ -72,7 +73,9 @@ def test_the_briefs_engine_fails_the_pins_of_an_order() -> None:
         "[5|5]", "[1|1]", "[2|2]", "[3|3]", "[4|4]", "[6|6]", "[0|0]"]})
     beaten = [c.id for c in pins.cases if fails(c, rules_under(engine, "american-sniff"))]
     assert beaten and all(c.startswith("PIN-american-sniff-opening-order-") for c in beaten)
-    assert not [c.id for c in pins.cases if fails(c, rules_under(p, "american-sniff"))]
+    rules = rules_under(p, "american-sniff")
+    assert not [c.id for c in pins.cases if fails(c, rules)]
+    assert not [c.id for c in pins.cases if c.kind in CHECKS and CHECKS[c.kind](rules, c.input)]  # reachable
 
 
 @pytest.mark.slow  # every shipped profile's pins: about 20 s
@@ -155,3 +158,10 @@ def test_every_value_of_every_shipped_profile_served_otherwise_fails(name: str, 
         if code != 1:
             passing.append(f"{path} = {value}: exit {code}: {out.strip()[-200:]}")
     assert not passing, "\n".join(passing)
+
+
+def test_a_selection_no_pin_can_join_costs_nothing() -> None:
+    p = load_profile("muggins-hoyle")
+    plan = plan_under(p, [])[1]
+    for filters in (CaseFilters(ids=("SN-TURN-01",)), CaseFilters(kinds=("evaluate",)), CaseFilters(games=("horse-race",))):
+        assert with_pins([], plan, filters) == ([], plan)

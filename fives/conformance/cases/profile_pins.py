@@ -199,8 +199,10 @@ def pin_cases(profile: Profile, seeds: int = SEEDS) -> Pins:
         if not isinstance(got, dict) or _refused(got):
             continue
         expect = _strip_messages(got)
+        if _fails(kind, expect, got):  # never a case the reference under P fails
+            continue
         beaten = [r for r in todo if _fails(kind, expect, _answer(kind, r.rules, input))]
-        if not beaten or _fails(kind, expect, got):
+        if not beaten:
             continue
         todo = [r for r in todo if r not in beaten]
         path = beaten[0].path
@@ -219,12 +221,26 @@ def pin_cases(profile: Profile, seeds: int = SEEDS) -> Pins:
     return Pins(tuple(cases), tuple(r.label for r in todo), total, pins)
 
 
+#: the kinds of the questions pin_play.py asks
+PIN_KINDS = ("setup", "next-leader", "legal-placements", "turn", "settle")
+
+
+def _may_select(filters: CaseFilters | None, game: str) -> bool:
+    """Whether the filters can select a pin at all (`--id ONE-CASE` must not pay for pins it drops)."""
+    if filters is None:
+        return True
+    caps = {kind_named(k).capability for k in PIN_KINDS}
+    return ((not filters.games or game in filters.games) and (not filters.kinds or bool(set(filters.kinds) & set(PIN_KINDS)))
+            and (not filters.capabilities or bool(set(filters.capabilities) & caps))
+            and (not filters.ids or any(g[:1] in "*?[P" for g in filters.ids)))  # a pin's ID starts PIN-
+
+
 def with_pins(cases: list[Case], plan: ProfilePlan, filters: CaseFilters | None = None,
               seeds: int = SEEDS) -> tuple[list[Case], ProfilePlan]:
     """The run's cases with P's pins added (those the filters select), and the plan that names
     them (in `changed` too: their expectation is P's). None under --unchanged-only: an engine
     of the seeds' rules plays none of P's values."""
-    if plan.unchanged_only or not plan.profile.overrides:
+    if plan.unchanged_only or not plan.profile.overrides or not _may_select(filters, plan.profile.extends):
         return cases, plan
     have = {c.id for c in cases}
     pins = pin_cases(plan.profile, seeds)
