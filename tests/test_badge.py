@@ -3,6 +3,7 @@ self-contained SVG that parses as XML, with the games, passed out of run, the su
 and the profile; the same run gives the same bytes."""
 from __future__ import annotations
 
+import dataclasses
 import json
 import sys
 import xml.etree.ElementTree as ET
@@ -13,9 +14,10 @@ from click.testing import CliRunner
 
 from fives.cli import main
 from fives.conformance.cases.fixtures import Case
-from fives.conformance.engines.drivers import Outcome
+from fives.conformance.engines.drivers import Handshake, Outcome
 from fives.conformance.golden.generate import SUITE_VERSION
-from fives.conformance.reports.badge import FEW, MOST, NONE, PASS, badge_parts, badge_svg, text_width
+from fives.conformance.reports.badge import (FEW, MOST, NONE, PARTIAL, PASS, badge_parts, badge_svg, text_width,
+                                             to_badge)
 from fives.conformance.runner import CaseResult
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -120,3 +122,46 @@ def test_width_follows_the_text_and_markup_is_escaped() -> None:
     width = float(root.get("width"))
     rects = {r.get("class"): r for r in root.iter(f"{SVG}rect") if r.get("class")}
     assert float(rects["label"].get("width")) + float(rects["message"].get("width")) == pytest.approx(width)
+
+
+def test_skipped_cases_are_on_the_badge_and_it_is_not_the_all_green_one() -> None:
+    rs = [result(f"P{i}", "passed") for i in range(4)] + [result("S1", "skipped"), result("S2", "skipped")]
+    parts = badge_parts(rs)
+    assert (parts["passed"], parts["run"], parts["skipped"], parts["scope"]) == (4, 4, 2, "")
+    assert parts["colour"] == PARTIAL != PASS
+    assert parts["message"] == f"4/4 passed, 2 skipped, suite {SUITE_VERSION}"
+    root = ET.fromstring(badge_svg(rs))
+    assert (root.get("data-skipped"), root.get("data-scope")) == ("2", None)
+    assert texts(root)["message"] == parts["message"] and message_colour(root) == PARTIAL
+    assert root.find(f"{SVG}title").text == (f"fives conformance: Horse Race: 4 of 4 cases run passed; 2 cases "
+                                             f"skipped, not run; suite version {SUITE_VERSION}")
+    # a failing run with skips keeps the colour of its failures, and still says what was skipped
+    failing = badge_parts(rs + [result("F", "failed")])
+    assert (failing["colour"], failing["message"]) == (FEW, f"4/5 passed, 2 skipped, suite {SUITE_VERSION}")
+
+
+def test_the_declared_scope_is_named_when_it_left_cases_out() -> None:
+    hs = Handshake("e", "1", "py", ["horse-race"], ["evaluate"], scope={"players": [2], "partnerships": False})
+    out = dataclasses.replace(result("S", "skipped"), out_of_scope="outside the engine's scope: 3 players")
+    rs = [result("P", "passed"), out]
+    parts = badge_parts(rs, handshake=hs)
+    assert parts["scope"] == "players 2, partnerships false"
+    assert parts["message"] == f"1/1 passed, 1 skipped (scope: players 2, partnerships false), suite {SUITE_VERSION}"
+    root = ET.fromstring(to_badge(rs, hs))
+    assert root.get("data-scope") == "players 2, partnerships false" and message_colour(root) == PARTIAL
+    assert "(the engine's declared scope: players 2, partnerships false)" in root.find(f"{SVG}title").text
+    # a scope that left nothing out is not named: the skip was the profile's or a capability's
+    assert badge_parts([result("P", "passed"), result("S", "skipped")], handshake=hs)["scope"] == ""
+    # nothing skipped: the badge is the one it always was, whatever the hello declares
+    assert to_badge(rs[:1], hs) == badge_svg(rs[:1]) and "data-skipped" not in badge_svg(rs[:1])
+
+
+@pytest.mark.slow  # a whole run: over 0.45 s
+def test_a_run_of_an_engine_of_two_players_shows_its_skips(tmp_path: Path) -> None:
+    engine = f"{sys.executable} -m fives serve --players 2"
+    code, _, root, _, report = run(tmp_path, "--engine", engine, "--game", "horse-race", "--kind", "setup")
+    s = report["summary"]
+    assert code == 0 and s["failed"] == s["errored"] == 0 and s["skipped"] > 0
+    assert root.get("data-skipped") == str(s["skipped"]) and message_colour(root) == PARTIAL
+    assert texts(root)["message"] == (f"{s['passed']}/{s['passed']} passed, {s['skipped']} skipped "
+                                      f"(scope: players 2, partnerships false), suite {SUITE_VERSION}")

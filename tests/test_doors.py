@@ -18,7 +18,8 @@ from pathlib import Path
 import pytest
 
 import fives.suite
-from fives.conformance.cases.expected_under import plan_under
+from fives.conformance.cases.profile_pins import plan_run
+from fives.conformance.cases.selection import CaseFilters
 from fives.conformance.engines.handle import EngineSpec
 from fives.conformance.sessions.run import RunOptions, run_suite
 from fives.profiles import load_profile
@@ -80,8 +81,8 @@ def suite_verdicts(command: str, rules: str | None) -> dict[str, str]:
     cases = fives.suite.load_suite(kinds=[KIND])
     profile = load_profile(rules) if rules else None
     plan = None
-    if profile is not None:
-        cases, plan = plan_under(profile, cases)
+    if profile is not None:  # as the CLI: the expectations under P, and the cases pinning its values
+        cases, plan = plan_run(profile, cases, CaseFilters(kinds=(KIND,)))
     outcome = run_suite(RunOptions((EngineSpec(command, profile=profile),), tuple(cases), plan=plan))
     out = {}
     for r in outcome.results:
@@ -101,7 +102,9 @@ def test_every_door_gives_the_same_verdict_per_case(name: str, tmp_path: Path) -
     cli = cli_verdicts(command, rules, tmp_path)
     plugin = plugin_verdicts(command, rules, tmp_path)
     suite = suite_verdicts(command, rules)
-    assert len(cli) == len(fives.suite.load_suite(kinds=[KIND])) > 400
+    pins = sum(1 for i in cli if i.startswith("PIN-"))  # under a profile, the cases pinning its values
+    assert (pins > 0) == (rules is not None)
+    assert len(cli) == len(fives.suite.load_suite(kinds=[KIND])) + pins > 400
     assert plugin == cli
     assert suite == cli
     counts = {v: sum(1 for x in cli.values() if x == v) for v in ("passed", "failed", "skipped")}

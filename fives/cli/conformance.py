@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator, TextIO
@@ -15,6 +16,7 @@ from fives.cli._rules_option import rules_option
 from fives.cli._samples import fixture_roots
 from fives.cli._seconds import Seconds
 from fives.conformance.cases.fixtures import Case, default_roots, lint, load_cases
+from fives.conformance.cases.profile_pins import plan_run
 from fives.conformance.cases.selection import CaseFilters, listing, load_selection
 from fives.conformance.engines.handle import EngineSpec
 from fives.conformance.reports.causes import diagnosis_causes
@@ -116,10 +118,11 @@ def run_cmd(commands: tuple[str, ...], oneshot: bool, timeout: float | None, job
         raise UserError("--lf takes a single --engine (each engine command keeps its own record: run them one by one)")
     human_out = sys.stderr if any(p is None for _, p in targets) else sys.stdout
     with _final_line_on_stop(human_out):
-        cases, notes = _choose(roots, CaseFilters(ids, games, kinds_, caps, slow, deselect, exclude), verbosity)
+        filters = CaseFilters(ids, games, kinds_, caps, slow, deselect, exclude)
+        cases, notes = _choose(roots, filters, verbosity)
         known = load_known_failures(known_path) if known_path else {}
         causes = diagnosis_causes(diagnosis_path) if diagnosis_path is not None else {}
-        cases, plan = _plan(profile, cases, unchanged_only)
+        cases, plan = _plan(profile, cases, filters, unchanged_only)
         engines = _engines(commands, oneshot, timeout, validate, profile, targets)
         options = RunOptions(engines, tuple(cases), known=known, plan=plan, jobs=jobs, maxfail=1 if exitfirst else maxfail,
                              results_path=results_path, targets=tuple(targets), causes=causes, last_failed=last_failed,
@@ -141,12 +144,13 @@ def _final_line_on_stop(human_out: TextIO) -> Iterator[None]:
         raise
 
 
-def _plan(profile: Profile | None, cases: list[Case], unchanged_only: bool) -> tuple[list[Case], ProfilePlan | None]:
-    """The expectations under --rules P, from the reference engine under it (none without)."""
+def _plan(profile: Profile | None, cases: list[Case], filters: CaseFilters,
+          unchanged_only: bool) -> tuple[list[Case], ProfilePlan | None]:
+    """Under --rules P: the expectations under it, from the reference under it, and the cases
+    pinning its values (none without a profile)."""
     if profile is None:
         return cases, None
-    from fives.conformance.cases.expected_under import plan_under
-    return plan_under(profile, cases, unchanged_only=unchanged_only)
+    return plan_run(profile, cases, filters, unchanged_only)
 
 
 def _check_paths(roots: tuple[Path, ...], targets: list[tuple[str, str | None]], results_path: str | None,
@@ -234,14 +238,15 @@ def list_cmd(roots: tuple[Path, ...], ids: tuple[str, ...], games: tuple[str, ..
     by ID (ID, kind, game, clauses), without running anything. Exit 2 for a filter the suite has no
     case of, or filters that together select nothing. With --rules P each case also says
     whether P changes its expectation ("expected under P") or makes its input illegal."""
-    chosen = load_selection(list(roots) or None, CaseFilters(ids, games, kinds_, caps, slow, deselect, exclude))
-    chosen.cases.sort(key=lambda c: c.id)  # sorted by ID (issue 40): a case is found where a reader looks for it
+    filters = CaseFilters(ids, games, kinds_, caps, slow, deselect, exclude)
+    chosen = load_selection(list(roots) or None, filters)
     under = {}
     if profile is not None:
-        from fives.conformance.cases.expected_under import plan_under
-        _, plan = plan_under(profile, chosen.cases)
+        cases, plan = plan_run(profile, chosen.cases, filters)  # the cases pinning its values listed too
+        chosen = dataclasses.replace(chosen, cases=cases)
         under = {c.id: "changed" if c.id in plan.changed else "illegal" if c.id in plan.illegal else "unchanged"
                  for c in chosen.cases}
+    chosen.cases.sort(key=lambda c: c.id)  # sorted by ID (issue 40): a case is found where a reader looks for it
     if as_json:
         import json
         rows = listing(chosen.cases)

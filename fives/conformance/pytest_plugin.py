@@ -176,10 +176,10 @@ def _load(config: pytest.Config) -> tuple[list[Case], ProfilePlan | None]:
         cases = load_selection(roots, filters).cases
         plan = None
         if config.getoption("fives_rules") is not None:  # as `conformance run --rules P`
-            from fives.conformance.cases.expected_under import plan_under
+            from fives.conformance.cases.profile_pins import plan_run
             from fives.profiles import load_profile
 
-            cases, plan = plan_under(load_profile(config.getoption("fives_rules")), cases)
+            cases, plan = plan_run(load_profile(config.getoption("fives_rules")), cases, filters)
         return cases, plan
     except UserError as e:  # the selection names the CLI's options; say this plugin's
         raise pytest.UsageError("fives: error: " + re.sub(r"^--(id|game|kind|rules) ", r"--fives-\1 ", str(e))) from None

@@ -30,10 +30,21 @@ class ProfilePlan:
     changed: frozenset[str] = frozenset()  # case IDs whose expectation is the reference's under P
     illegal: dict[str, str] = field(default_factory=dict)  # case ID -> why P makes its input illegal
     unchanged_only: bool = False  # run only the cases P does not change (an engine of the seeds' rules)
+    #: case ID -> the parameter of P it pins, for the cases generated from P (profile_pins.py):
+    #: every engine that plays another value of that parameter fails it. They are in `changed` too.
+    pinned: dict[str, str] = field(default_factory=dict)
+    unpinned: tuple[str, ...] = ()  # rival values no state play under P reaches separates from P
 
     @property
     def label(self) -> str:
         return f"{self.profile.name} ({self.profile.digest})"
+
+    def pins_words(self) -> str:
+        """` (K of them generated to pin the values it sets; ...)` for the reports, or "" (no pins)."""
+        if not self.pinned and not self.unpinned:
+            return ""
+        left = f"; no state separates it from {', '.join(self.unpinned)}" if self.unpinned else ""
+        return f" ({len(self.pinned)} of them generated to pin the values it sets{left})"
 
     def skip_reason(self, case: Case) -> str | None:
         """Why `case` is not run under the profile, or None."""
@@ -50,7 +61,7 @@ class ProfilePlan:
         return {"name": p.name, "extends": p.extends, "source": p.source, "digest": p.digest,
                 "overrides": {k: p.overrides[k] for k in sorted(p.overrides)},
                 "expected_under": len(self.changed), "illegal": len(self.illegal),
-                "unchanged_only": self.unchanged_only}
+                "unchanged_only": self.unchanged_only, "pinned": len(self.pinned), "unpinned": list(self.unpinned)}
 
 
 def expected_answer(stated: dict[str, Any], answer: Any, kind: Kind) -> Any:

@@ -1,4 +1,4 @@
-# lines: ~410 because every kind's reachability conditions share the deal and score helpers; one module per question.
+# lines: ~430 because every kind's reachability conditions share the deal and score helpers; one module per question.
 """Is a case's state one that play from some deal can reach? (spec/fuzz.md, "Reachable states")
 
 A case asks a question about a state: a layout, hands, a boneyard, scores. A strict engine
@@ -15,6 +15,7 @@ boneyard, in tile order: how the fuzzer's shrinker keeps a cut state a whole dea
 from __future__ import annotations
 
 import copy
+import math
 from typing import Any
 
 from fives.evaluation import build_layout, parse_placement
@@ -40,13 +41,20 @@ def _unit(rules: GameRules) -> int:
     return rules.display_divisor if rules.raw.get("points", {}).get("unit") == "displayed" else 1
 
 
+def _score_step(rules: GameRules) -> int:
+    """The step every score moves in: placements score multiples of the scoring multiple, and a
+    settlement moves scores by multiples of its rounding (a profile counting pips unrounded, 1)."""
+    rounding = rules.settlement.get("rounding", {}).get("multiple", rules.scoring_multiple)
+    return max(1, math.gcd(rules.scoring_multiple, int(rounding)) // _unit(rules))
+
+
 def _score_problems(rules: GameRules, config: MatchConfig, scores: Any, what: str = "scores") -> list[str]:
     """Scores before a placement or settlement: below the target (else the match had ended),
     in steps of the scoring multiple, never below 0 where scores never fall."""
     if not isinstance(scores, list) or not all(isinstance(s, int) and not isinstance(s, bool) for s in scores):
         return []  # the schema and the reference answer for a malformed list
     out = []
-    step = max(1, rules.scoring_multiple // _unit(rules))
+    step = _score_step(rules)
     falls = rules.settlement.get("kind") == "deduct-per-seat"
     # a target reached by a placement ends the match at once where the rules say so; where
     # the match ends only at the hand's end, scores may pass the target during the hand
@@ -255,7 +263,7 @@ def match_end_problems(rules: GameRules, input: dict[str, Any]) -> list[str]:
     awards = input.get("awards")
     if isinstance(awards, list):
         falls = rules.settlement.get("kind") == "deduct-per-seat"
-        step = max(1, rules.scoring_multiple // _unit(rules))
+        step = _score_step(rules)
         for side, a in enumerate(awards):
             if not isinstance(a, int) or isinstance(a, bool):
                 continue
@@ -352,7 +360,7 @@ def repair(rules: GameRules, kind: str, input: dict[str, Any]) -> dict[str, Any]
     if config is None:
         return input
     out = complete(rules, input) if kind == "turn" else copy.deepcopy(input)
-    step = max(1, rules.scoring_multiple // _unit(rules))
+    step = _score_step(rules)
     falls = rules.settlement.get("kind") == "deduct-per-seat"
 
     def fix(s: Any) -> Any:

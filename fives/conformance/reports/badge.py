@@ -1,8 +1,9 @@
 """The conformance badge, `--report badge:FILE.svg` (spec/reports.md, "Badge"): a small
 self-contained SVG in the style of shields.io badges, as Bowtie gives its implementations. An
 engine's README can show it. The left part names the game or games after `fives: ` (and the
-rule profile under `--rules`); the right part says how many of the cases run passed, and the
-suite version.
+rule profile under `--rules`); the right part says how many of the cases run passed, how many
+were skipped (and the engine's declared scope when it left cases out), and the suite version. A
+run that skipped cases is never the all-green badge, as Bowtie marks partial support.
 
 Same results, same bytes: the text widths come from a fixed table rather than from a font,
 and `textLength` holds each text to its box in any font the viewer has.
@@ -19,6 +20,8 @@ from fives.support.sanitize import one_line
 
 #: Right-part colours: every case run passed; 90% or more passed; fewer; nothing run.
 PASS, MOST, FEW, NONE = "#4c1", "#dfb317", "#e05d44", "#9f9f9f"
+#: every case run passed but some were skipped (shields.io's yellowgreen): partial, never the all-green
+PARTIAL = "#a4a61d"
 LABEL = "#555"
 HEIGHT = 20
 PAD = 6  # pixels each side of a text
@@ -47,37 +50,54 @@ def game_names(results: list[CaseResult]) -> list[str]:
     return names
 
 
+def scope_words(handshake: Handshake | None) -> str:
+    """The engine's declared scope in words (`players 2, partnerships false`), or ""."""
+    scope = getattr(handshake, "scope", None) or {}
+    return ", ".join(f"{k} {str(v).lower() if isinstance(v, bool) else ' '.join(map(str, v))}" for k, v in scope.items())
+
+
 def badge_parts(results: list[CaseResult], plan: ProfilePlan | None = None,
-                interrupted: bool = False) -> dict[str, Any]:
+                interrupted: bool = False, handshake: Handshake | None = None) -> dict[str, Any]:
     """What the badge says: {label, covered (the label after `fives: `), message, colour, passed,
-    run, suite, games, rules}."""
+    run, skipped, scope (the declared scope when it left cases out, else ""), suite, games, rules}."""
     from fives.conformance.golden import SUITE_VERSION
 
     run = [r for r in results if r.status != "skipped"]
     passed = sum(1 for r in run if r.status == "passed")
+    skipped = len(results) - len(run)
+    # the scope is named only when it narrowed the run: a case was skipped as outside it
+    scope = scope_words(handshake) if any(r.out_of_scope for r in results) else ""
     games = game_names(results)
     rules = plan.profile.name if plan is not None else None
     covered = (", ".join(games) or "no game") + (f" under {rules}" if rules else "")
-    message = f"{passed}/{len(run)} passed, suite {SUITE_VERSION}" + (", interrupted" if interrupted else "")
-    colour = NONE if not run else PASS if passed == len(run) else MOST if passed >= 0.9 * len(run) else FEW
-    return {"label": one_line("fives: " + covered, 120), "covered": one_line(covered, 120), "message": one_line(message, 120), "colour": colour, "passed": passed,
-            "run": len(run), "suite": SUITE_VERSION, "games": games, "rules": rules}
+    left_out = (f", {skipped} skipped" + (f" (scope: {scope})" if scope else "")) if skipped else ""
+    message = f"{passed}/{len(run)} passed{left_out}, suite {SUITE_VERSION}" + (", interrupted" if interrupted else "")
+    colour = NONE if not run else (PARTIAL if skipped else PASS) if passed == len(run) else \
+        MOST if passed >= 0.9 * len(run) else FEW
+    return {"label": one_line("fives: " + covered, 120), "covered": one_line(covered, 120),
+            "message": one_line(message, 160), "colour": colour, "passed": passed, "run": len(run),
+            "skipped": skipped, "scope": scope, "suite": SUITE_VERSION, "games": games, "rules": rules}
 
 
 def _n(v: float) -> str:
     return f"{v:.1f}".rstrip("0").rstrip(".")
 
 
-def badge_svg(results: list[CaseResult], plan: ProfilePlan | None = None, interrupted: bool = False) -> str:
-    parts = badge_parts(results, plan, interrupted)
+def badge_svg(results: list[CaseResult], plan: ProfilePlan | None = None, interrupted: bool = False,
+              handshake: Handshake | None = None) -> str:
+    parts = badge_parts(results, plan, interrupted, handshake)
     label, message = parts["label"], parts["message"]
     lw, mw = text_width(label) + 2 * PAD, text_width(message) + 2 * PAD
     width = lw + mw
-    title = (f"fives conformance: {parts['covered']}: {parts['passed']} of {parts['run']} cases run passed; "
+    skipped = (f"; {parts['skipped']} case{'s' * (parts['skipped'] != 1)} skipped, not run"
+               + (f" (the engine's declared scope: {parts['scope']})" if parts["scope"] else "")) if parts["skipped"] else ""
+    title = (f"fives conformance: {parts['covered']}: {parts['passed']} of {parts['run']} cases run passed{skipped}; "
              f"suite version {parts['suite']}" + ("; the run was interrupted" if interrupted else ""))
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{_n(width)}" height="{HEIGHT}" '
            f'viewBox="0 0 {_n(width)} {HEIGHT}" role="img" aria-label={quoteattr(title)} class="fives-badge" '
            f'data-passed="{parts["passed"]}" data-run="{parts["run"]}" data-suite={quoteattr(parts["suite"])}'
+           + (f' data-skipped="{parts["skipped"]}"' if parts["skipped"] else "")
+           + (f' data-scope={quoteattr(parts["scope"])}' if parts["scope"] else "")
            + (f' data-rules={quoteattr(parts["rules"])}' if parts["rules"] else "") + ">",
            f"<title>{escape(title)}</title>",
            '<linearGradient id="shine" x2="0" y2="100%"><stop offset="0" stop-color="#bbb" stop-opacity=".1"/>'
@@ -101,4 +121,4 @@ def to_badge(results: list[CaseResult], handshake: Handshake | None, interrupted
              plan: ProfilePlan | None = None, causes: dict[str, str] | None = None) -> str:
     """The FORMATS entry (`--report badge:FILE.svg`); the engine is not named: the badge sits in
     the engine's own README."""
-    return badge_svg(results, plan, interrupted)
+    return badge_svg(results, plan, interrupted, handshake)

@@ -85,6 +85,10 @@ def profile_causes(plan: ProfilePlan, results: list[CaseResult]) -> dict[str, st
     out = {}
     plain = rules_under(None, p.extends)
     for r in failing:
+        if r.case.id in plan.pinned:  # generated to pin one parameter: that parameter is the cause
+            path = plan.pinned[r.case.id]
+            out[r.case.id] = f"{p.name}: {path} = {show(p.overrides[path])}"
+            continue
         kind = kind_named(r.case.kind)
         named = []
         try:

@@ -27,7 +27,7 @@ from fives.conformance.reports.failures import (EngineRun, explain_result, failu
                                        failures_markdown, load_clause_book, pattern_lines, pattern_markdown)
 from fives.conformance.runner import CaseResult
 from fives.conformance.reports.slow import slow_cases, slow_lines
-from fives.conformance.reports.badge import to_badge
+from fives.conformance.reports.badge import scope_words, to_badge
 from fives.support.colour import paint
 from fives.support.wording import plural
 from fives.support.sanitize import escape_controls, json_safe, markdown_cell, markdown_code, one_line
@@ -62,8 +62,7 @@ def summary_line(results: list[CaseResult], colour: bool = False) -> str:
 
 
 def engine_line(handshake: Handshake) -> str:
-    scope = getattr(handshake, "scope", None) or {}  # the hello's `scope` (spec/protocol.md), if any
-    said = ", ".join(f"{k} {str(v).lower() if isinstance(v, bool) else ' '.join(map(str, v))}" for k, v in scope.items())
+    said = scope_words(handshake)  # the hello's `scope` (spec/protocol.md), if any
     return one_line(f"engine: {handshake.name} {handshake.version} ({handshake.language}); "
                     f"games: {', '.join(handshake.games)}; capabilities: {', '.join(handshake.capabilities)}"
                     + (f"; scope: {said}" if said else ""), 500)
@@ -75,7 +74,7 @@ def rules_line(plan: ProfilePlan) -> str:
     line = (f"rules: {p.name} (digest {p.digest}), extends {p.extends}"
             + (f"; source: {p.source}" if p.source else "")
             + f"; {len(plan.changed)} case{'s' * (len(plan.changed) != 1)} expected under {p.name}"
-            + f", {len(plan.illegal)} skipped as illegal under it")
+            + plan.pins_words() + f", {len(plan.illegal)} skipped as illegal under it")
     return one_line(line + ("; only the unchanged cases run (--unchanged-only)" if plan.unchanged_only else ""), 600)
 
 
@@ -382,7 +381,8 @@ def _md_rules(plan: ProfilePlan | None) -> list[str]:
         return []
     p = plan.profile
     return [f"Rules: **{markdown_cell(p.name)}** (digest {markdown_code(p.digest)}, extends {markdown_code(p.extends)}): "
-            f"{len(plan.changed)} cases expected under it, {len(plan.illegal)} skipped as illegal under it"
+            f"{len(plan.changed)} cases expected under it{markdown_cell(plan.pins_words())}, "
+            f"{len(plan.illegal)} skipped as illegal under it"
             + (" (only the unchanged cases run)" if plan.unchanged_only else "") + ".", ""]
 
 

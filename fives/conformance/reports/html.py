@@ -109,8 +109,8 @@ def _rules_html(plan: ProfilePlan | None) -> str:
     p = plan.profile
     return (f'<p id="rules" data-rules="{h(p.name)}" data-digest="{h(p.digest)}">Rules: <b>{h(p.name)}</b> '
             f"(digest <code>{h(p.digest)}</code>, extends <code>{h(p.extends)}</code>"
-            + (f"; source: {h(p.source)}" if p.source else "") + f"): {len(plan.changed)} cases expected under it, "
-            f"{len(plan.illegal)} skipped as illegal under it"
+            + (f"; source: {h(p.source)}" if p.source else "") + f"): {len(plan.changed)} cases expected under it"
+            f"{h(plan.pins_words())}, {len(plan.illegal)} skipped as illegal under it"
             + (" (only the unchanged cases run)" if plan.unchanged_only else "") + ".</p>")
 
 

@@ -1,0 +1,160 @@
+"""The questions profile_pins.py asks of a profile: (kind, input, where) of states the profile's
+play reaches, cheapest first. Each is only a question; the answer is the reference's under the
+profile, and profile_pins.py keeps the questions on which a rival engine's answer fails.
+"""
+from __future__ import annotations
+
+import random
+from typing import Any, Iterator
+
+from fives.match import DRAW, PASS, PLACE, Action, Match
+from fives.rules import GameRules
+from fives.settlement import configure
+from fives.tiles import ALL_TILES, Tile
+
+Question = tuple[str, dict[str, Any], str]
+MAX_HANDS = 12  # hands per seeded match
+WINDOW = 4  # a `turn` question replays up to this many actions from a state
+
+
+def _config_input(players: int, partnerships: bool) -> dict[str, Any]:
+    return {"players": players, **({"partnerships": True} if partnerships else {})}
+
+
+def rule_questions(rules: GameRules) -> Iterator[Question]:
+    """Questions that need no play: each configuration's setup and first leader, and who
+    leads after every way a hand can end (each leader, each last tile's seat)."""
+    for players, partnerships in rules.configurations():
+        yield "setup", _config_input(players, partnerships), "the rules alone (no play needed)"
+        yield "next-leader", {"players": players, "previous": None}, "the rules alone (no play needed)"
+    for players in sorted({n for n, _ in rules.configurations()}):
+        for leader in range(players):
+            yield ("next-leader", {"players": players, "previous": {"ended": "blocked", "leader": leader}},
+                   f"after a blocked hand led by seat {leader}")
+            for seat in range(players):
+                yield ("next-leader", {"players": players, "previous": {"ended": "gone-out", "leader": leader,
+                                                                         "last_tile_seat": seat}},
+                       f"after a hand led by seat {leader} that seat {seat} went out of")
+
+
+def _reads_order(rules: GameRules) -> bool:
+    return rules.lead.get("first_hand") == "opening-order" or rules.opening_requires == "fixed-order"
+
+
+def order_questions(rules: GameRules) -> Iterator[Question]:
+    """For each adjacent pair (A, B) of the opening order, first deals in which A and B are the
+    only tiles of any order of opening tiles dealt: who leads when two seats hold them, and what
+    a leader holding both must open with. Every other order ranks some pair otherwise, leaves
+    one of its tiles out, or puts another tile first; one of these cases fails it."""
+    from fives.profile_space import OPENING_ORDERS
+
+    if not _reads_order(rules) or not rules.opening_order:
+        return
+    order = list(rules.opening_order)
+    players = min(rules.solo_players)
+    hand = rules.hand_size[players]
+    named = set(order) | {t for o in OPENING_ORDERS for t in _tiles(o)}
+    fill = [t for t in ALL_TILES if t not in named and not t.is_double][:players * hand - 2]
+    if hand < 2 or len(fill) < players * hand - 2:
+        return  # an order that names most tiles leaves too few others to deal around two of them
+    sizes = [hand - 1, hand - 1] + [hand] * (players - 2)
+    chunks = [fill[sum(sizes[:s]):sum(sizes[:s + 1])] for s in range(players)]
+    for a, b in zip(order, order[1:]):
+        # B's holder is seat 0, so an engine that takes the first seat holding either shows too
+        apart = [sorted(chunks[0] + [b]), sorted(chunks[1] + [a])] + [sorted(c) for c in chunks[2:]]
+        yield ("next-leader", {"players": players, "previous": None, "deal": [[str(t) for t in h] for h in apart]},
+               f"a first deal where {a} and {b} are the only tiles of an opening order, held apart")
+        hands = [sorted(fill[:hand - 2] + [a, b])] + [fill[hand - 2 + s * hand:hand - 2 + (s + 1) * hand]
+                                                       for s in range(players - 1)]
+        used = {t for h in hands for t in h}
+        yield ("turn", {"players": players, "scores": [0] * players, "layout": [],
+                        "hands": [[str(t) for t in h] for h in hands],
+                        "boneyard": [str(t) for t in ALL_TILES if t not in used], "seat": 0,
+                        "actions": [{"action": PLACE, "tile": str(b)}]},
+               f"a first deal where seat 0 holds {a} and {b}, the only tiles of an opening order, and opens with {b}")
+
+
+def _tiles(texts: list[str]) -> list[Tile]:
+    from fives.tiles import parse_tile
+
+    return [parse_tile(t) for t in texts]
+
+
+def _action_dict(a: Action) -> dict[str, Any]:
+    if a.kind == PLACE and a.placement is not None:
+        return {"action": PLACE, **a.placement.to_dict()}
+    return {"action": a.kind}
+
+
+def _snapshot(m: Match) -> dict[str, Any]:
+    out: dict[str, Any] = _config_input(m.config.players, m.config.partnerships)
+    out.update({"scores": list(m.scores), "layout": [p.to_dict() for p in m.layout.history()],
+                "hands": [[str(t) for t in h] for h in m.hands], "boneyard": [str(t) for t in m.boneyard],
+                "seat": m.to_act})
+    if m.continuing:
+        out["continuing"] = True
+    if m.drawn is not None:
+        out["drawn"] = str(m.drawn)
+    if m.leader != m.to_act:
+        out["leader"] = m.leader
+    if m.passes:
+        out["passes"] = m.passes
+    if m.draws:
+        out["draws"] = m.draws
+    return out
+
+
+def _choose(rng: random.Random, m: Match, placements: list[Any]) -> Any:
+    """Mostly greedy (scores reach the targets, and scoring rules show), sometimes random."""
+    if rng.random() < 0.3:
+        return rng.choice(placements)
+    best = max(m.layout.score_move(p.code) for p in placements)
+    return rng.choice([p for p in placements if m.layout.score_move(p.code) == best])
+
+
+def played_questions(rules: GameRules, seed: int, turns: bool = False) -> Iterator[Question]:
+    """Questions on the states of one seeded match under `rules` (its configuration by the seed):
+    the first deal's leader, every state's legal placements, each settlement and each next
+    leader; or (`turns`) only short runs of the actions played, which cost more to answer."""
+    configs = rules.configurations()
+    players, partnerships = configs[seed % len(configs)]
+    config = configure(rules, players, partnerships)
+    rng = random.Random(seed)
+    m = Match(rules, config, seed)
+    where = f"{players} players{' in partnerships' if partnerships else ''}, seed {seed}"
+    while m.match_end is None and m.hand_no < MAX_HANDS:
+        start = m.start_hand()
+        if start.hand == 1 and not turns:
+            yield ("next-leader", {"players": players, "previous": None, "deal": [[str(t) for t in h] for h in start.deal]},
+                   f"{where}, the first deal")
+        steps: list[tuple[dict[str, Any], dict[str, Any]]] = []
+        while m.in_hand:
+            opts = m.legal_options()
+            snap = _snapshot(m)
+            legal = {**_config_input(players, partnerships), "layout": snap["layout"], "hand": snap["hands"][m.to_act],
+                     "boneyard": len(snap["boneyard"])}
+            legal.update({k: snap[k] for k in ("continuing", "drawn", "draws") if k in snap})
+            if not turns:
+                yield "legal-placements", legal, f"{where}, hand {m.hand_no}, action {len(steps)}"
+            if opts.placements:
+                a = Action(PLACE, opts.placements[0] if len(opts.placements) == 1 else _choose(rng, m, opts.placements))
+            else:
+                a = Action(DRAW if opts.draw else PASS)
+            leader = m.leader
+            out = m.apply(a)
+            steps.append((snap, _action_dict(a)))
+            if out.settlement is not None and not turns:
+                s = out.settlement
+                yield "settle", {**_config_input(players, partnerships), "scores": list(s.scores_before),
+                                 "end": {k: v for k, v in s.end.to_dict().items() if v is not None},
+                                 "remaining": [[str(t) for t in h] for h in (out.remaining or [])]}, \
+                    f"{where}, hand {m.hand_no}, its settlement"
+            if out.hand_end is not None and not turns:
+                prev: dict[str, Any] = {"ended": out.hand_end.reason, "leader": leader}
+                if out.hand_end.seat is not None:
+                    prev["last_tile_seat"] = out.hand_end.seat
+                yield "next-leader", {"players": players, "previous": prev}, f"{where}, after hand {m.hand_no}"
+        for i, (snap, _) in enumerate(steps if turns else ()):
+            for k in range(1, min(WINDOW, len(steps) - i) + 1):
+                yield ("turn", {**snap, "actions": [act for _, act in steps[i:i + k]]},
+                       f"{where}, hand {m.hand_no}, actions {i}..{i + k - 1}")
