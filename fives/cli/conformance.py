@@ -118,8 +118,7 @@ def run_cmd(commands: tuple[str, ...], oneshot: bool, timeout: float | None, job
         raise UserError("--lf takes a single --engine (each engine command keeps its own record: run them one by one)")
     human_out = sys.stderr if any(p is None for _, p in targets) else sys.stdout
     with _final_line_on_stop(human_out):
-        filters = CaseFilters(ids, games, kinds_, caps, slow, deselect, exclude)
-        cases, notes = _choose(roots, filters, verbosity)
+        cases, notes = _choose(roots, filters := CaseFilters(ids, games, kinds_, caps, slow, deselect, exclude), verbosity)
         known = load_known_failures(known_path) if known_path else {}
         causes = diagnosis_causes(diagnosis_path) if diagnosis_path is not None else {}
         cases, plan = _plan(profile, cases, filters, unchanged_only)
