@@ -53,8 +53,11 @@ def results() -> list[CaseResult]:
 def test_human_report_groups_by_clause_and_explains_each_failure() -> None:
     text = human(results(), HS)
     lines = text.splitlines()
-    # first the failures by difference pattern, each failing case once (not once per clause)
-    assert lines[1:4] == [
+    # -v (verbosity 1) lists every case with its verdict first (issue 40), as pytest -v does
+    assert "T-1 FAILED" in lines and "T-3 PASSED" in lines
+    f = lines.index("failures by difference pattern (each failing case counted once):")
+    # then the failures by difference pattern, each failing case once (not once per clause)
+    assert lines[f:f + 3] == [
         "failures by difference pattern (each failing case counted once):",
         "  2 cases: results[].continues: false -> true; clauses HR-CONT-5 2/2, HR-DRAW-3 2/2; e.g. T-1",
         "  1 case: errored: engine reported error; clauses HR-SCORE-1 1/1; e.g. T-4"]
