@@ -31,6 +31,15 @@ def _scores(rng: random.Random, rules: GameRules, config: MatchConfig) -> list[i
     return [rng.choice([0, 0, config.target - step * rng.choice([1, 2, 3])]) for _ in config.sides]
 
 
+def play_one(rng: random.Random, match: Match, toward_zero: bool) -> None:
+    """One action of seeded play: a placement chosen by `_pick`, else the draw, else the pass."""
+    opts = match.legal_options()
+    if opts.placements:
+        match.apply(Action(PLACE, _pick(rng, match.layout, opts.placements, toward_zero), match.to_act))
+    else:
+        match.apply(Action(DRAW if opts.draw else PASS, None, match.to_act))
+
+
 def _pick(rng: random.Random, layout: Layout, moves: list[Any], toward_zero: bool) -> Any:
     if toward_zero:
         sums = []
@@ -68,11 +77,7 @@ def small_state(rng: random.Random, rules: GameRules, late: bool = False,
         for _ in range(steps):
             if late and (not match.boneyard or min(len(h) for h in match.hands) <= few):
                 break
-            opts = match.legal_options()
-            if opts.placements:
-                match.apply(Action(PLACE, _pick(rng, match.layout, opts.placements, toward_zero), match.to_act))
-            else:
-                match.apply(Action(DRAW if opts.draw else PASS, None, match.to_act))
+            play_one(rng, match, toward_zero)
             if not match.in_hand or match.match_end is not None:
                 return None
     except (IllegalAction, ValueError):

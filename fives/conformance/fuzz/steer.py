@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from fives.conformance.fuzz.small import _pick, small_state
+from fives.conformance.fuzz.small import play_one, small_state
 from fives.conformance.golden.play import _turn_case, turn_state
 from fives.match import DRAW, PASS, PLACE, Action, IllegalAction, Match
 from fives.rules import GameRules
@@ -51,11 +51,7 @@ def steered_turn(rng: random.Random, rules: GameRules) -> dict[str, Any] | None:
                         return case
                     if not match.in_hand or match.match_end is not None:
                         break
-                opts = match.legal_options()
-                if opts.placements:
-                    match.apply(Action(PLACE, _pick(rng, match.layout, opts.placements, toward_zero), match.to_act))
-                else:
-                    match.apply(Action(DRAW if opts.draw else PASS, None, match.to_act))
+                play_one(rng, match, toward_zero)
         except (IllegalAction, ValueError):
             continue
     return None
