@@ -60,6 +60,12 @@ def legal_moves(layout: Layout) -> list[Placement]:
     return [PLACEMENT_OF[c] for c in layout.moves()]  # type: ignore[misc]
 
 
+#: The deepest count handed to the compiled walker in one call. Python cannot stop a C call
+#: (a case's deadline, Ctrl-C): deeper counts are split in Python at their first plies into
+#: calls of this depth, each a few hundredths of a second, so a stop lands between two calls.
+COMPILED_CHUNK_DEPTH = 6
+
+
 def walk(layout: Layout, depth: int) -> tuple[int, int]:
     """(nodes, points) of the placement sequences of length `depth` >= 1 from `layout` (left
     as it was found): the compiled walker when it covers the layout (fives.accel
@@ -67,8 +73,21 @@ def walk(layout: Layout, depth: int) -> tuple[int, int]:
     if depth >= 2:  # one ply is a leaf count already: not worth the hand-over
         fast = perft_counter(layout)
         if fast is not None:
-            return fast(depth)
+            return fast(depth) if depth <= COMPILED_CHUNK_DEPTH else _walk_split(layout, depth)
     return walk_python(layout, depth)
+
+
+def _walk_split(layout: Layout, depth: int) -> tuple[int, int]:
+    """`walk` one ply at a time down to COMPILED_CHUNK_DEPTH (the same sum, in stoppable calls)."""
+    nodes = points = 0
+    push, pop = layout.push_move, layout.pop_move
+    for move in layout.moves():
+        push(move)
+        n, p = walk(layout, depth - 1)
+        pop()
+        nodes += n
+        points += p
+    return nodes, points
 
 
 def walk_python(layout: Layout, depth: int) -> tuple[int, int]:

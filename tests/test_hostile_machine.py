@@ -288,10 +288,11 @@ def _run_killing_a_worker(args: list[str], after: float) -> subprocess.Completed
 
 @pytest.mark.skipif(not LINUX, reason="finds the workers with ps --ppid")
 def test_perft_with_a_killed_worker_gives_the_clean_count() -> None:
-    p = _run_killing_a_worker(["perft", "--game", "horse-race", "--depth", "6", "--jobs", "2"], after=0.5)
+    # depth 8: about 17 CPU s in the compiled walker (9 s on two workers), long enough to kill one mid-way
+    p = _run_killing_a_worker(["perft", "--game", "horse-race", "--depth", "8", "--jobs", "2"], after=0.5)
     assert "Traceback" not in p.stderr, p.stderr[-2000:]
     assert p.returncode == 0, p.stderr[-2000:]
-    assert p.stdout == "horse-race depth 6: nodes 11436600 points 19820480\n"  # conformance/perft/perft.yaml
+    assert p.stdout == "horse-race depth 8: nodes 3843859320 points 8235772120\n"  # conformance/perft/perft.yaml
 
 
 @pytest.mark.skipif(not LINUX, reason="finds the workers with ps --ppid")

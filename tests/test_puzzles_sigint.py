@@ -35,9 +35,21 @@ ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 COMMANDS = {
     "generate": (["puzzles", "generate", "--game", "horse-race", "--count", "300", "--seed", "1",
                   "--out", "set.yaml"], "generating"),
-    "verify": (["puzzles", "verify", "horse-race-build"], "verifying"),
-    "solve": (["puzzles", "solve", "american-sniff-build"], "solving"),
+    # LONG_SET: a set made once for the module (long_set below): the bundled sets take about a
+    # second, so the latest moment (the first puzzle done, then 1.5 s) could fall after the end
+    "verify": (["puzzles", "verify", "LONG_SET"], "verifying"),
+    "solve": (["puzzles", "solve", "LONG_SET"], "solving"),
 }
+LONG_SET_COUNT = 80  # about 5 s of verify or solve on one core, three times the latest moment
+
+
+@pytest.fixture(scope="module")
+def long_set(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("long-set") / "set.yaml"
+    subprocess.run([sys.executable, "-m", "fives", "puzzles", "generate", "--game", "horse-race", "--count",
+                    str(LONG_SET_COUNT), "--seed", "1", "--out", str(out)], check=True, capture_output=True,
+                   env=dict(os.environ, PYTHONPATH=str(ROOT)), timeout=DEADLINE)
+    return out
 
 
 def read_until(fd: int, seen: bytearray, done: re.Pattern[bytes] | None, deadline: float) -> bool:
@@ -98,8 +110,12 @@ def said(terminal: str, label: str) -> list[str]:
 @pytest.mark.slow
 @pytest.mark.parametrize("command", sorted(COMMANDS))
 @pytest.mark.parametrize("attempt", range(TRIES))
-def test_sigint_at_a_random_moment_exits_130_with_no_verdict(tmp_path: Path, command: str, attempt: int) -> None:
+def test_sigint_at_a_random_moment_exits_130_with_no_verdict(tmp_path: Path, command: str, attempt: int,
+                                                             request: pytest.FixtureRequest) -> None:
     args, label = COMMANDS[command]
+    if "LONG_SET" in args:
+        where = str(request.getfixturevalue("long_set"))
+        args = [where if a == "LONG_SET" else a for a in args]
     rng = random.Random(f"{command}-{attempt}")  # a moment of its own for each try, the same each run
     code, stdout, terminal = interrupt(tmp_path, args, label, after_first=attempt % 2 == 1,
                                        delay=rng.uniform(0.0, 1.5))
