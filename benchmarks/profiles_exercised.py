@@ -10,8 +10,9 @@ when some question asked along the way is answered otherwise under P than under 
   scores, the hand's end, its settlement, the next leader, the match's end).
 - `legal-placements` of every state: reached where P forbids an option B offers (P's play is
   changed); where P only offers more, it is counted apart ("options added"), reached only when
-  play takes it (`drawing.while_playable: true` is offered at most turns, never taken: the
-  strategies only place).
+  play takes it. The strategies only place, so where P offers a draw beside placements
+  (`drawing.while_playable: true`) the self-play is steered: it draws when no placement scores
+  now (the book's reason: a playable tile kept back for a better score).
 A value that play never reaches needs a fixture that does (spec/variants.md): the table says
 `no` and the fixture that shows it. Deterministic: the same --matches gives the same table.
 
@@ -78,6 +79,18 @@ def _action(a: Action) -> dict[str, Any]:
     return {"action": PLACE, **a.placement.to_dict()} if a.kind == PLACE and a.placement else {"action": a.kind}
 
 
+def _keeps_for_later(m: Match, placements: list[Any]) -> bool:
+    """Whether a seat that may draw while holding a playable tile (`drawing.while_playable:
+    true`) draws: when no placement scores now, as digigamers' example keeps a tile back for a
+    better score. The strategies only place, so without this steer play never takes the draw."""
+    for p in placements:
+        raw = m.layout.push(p)
+        m.layout.pop()
+        if raw:
+            return False
+    return True
+
+
 def _questions(rules: GameRules, players: int, partnerships: bool, seed: int):  # type: ignore[no-untyped-def]
     """(kind, input) of every question one self-play match under `rules` asks."""
     config = configure(rules, players, partnerships)
@@ -92,7 +105,9 @@ def _questions(rules: GameRules, players: int, partnerships: bool, seed: int):  
         while m.in_hand:
             opts = m.legal_options()
             state = _state(m)
-            if opts.placements:
+            if opts.placements and opts.draw and _keeps_for_later(m, opts.placements):
+                a = Action(DRAW, None, m.to_act)  # drawing.while_playable: the book's reason to draw
+            elif opts.placements:
                 p = opts.placements[0] if len(opts.placements) == 1 else strategies[m.to_act].choose(m, m.to_act, opts.placements)
                 a = Action(PLACE, p, m.to_act)
             else:
