@@ -154,3 +154,15 @@ def test_play_under_a_profile_refuses_a_setup_its_book_does_not_play() -> None:
         "fives: error: all-fives-gambit: its book plays 2 players, not 3 players\n"
     good = run("--players", "2")
     assert good.returncode == 0 and good.stdout.startswith("match over after ")
+
+
+def test_rules_show_marks_a_value_whose_page_the_stored_search_could_not_show() -> None:
+    text = _show("sniff-domino-games").splitlines()
+    row = next(line for line in text if line.startswith("deal.hand_size"))
+    assert "departs: the seeds' value is kept; unverified: the page's hand sizes are a table" in row
+    row = next(line for line in text if line.startswith("lead.first_hand"))  # the page is read: no mark
+    assert "domino-games-sniff: each player draws one tile" in row and "unverified" not in row
+    import json
+    doc = json.loads(_show("--format", "json", "muggins-hoyle"))
+    got = next(d for d in doc["dimensions"] if d["parameter"] == "settlement.award_rounding")["sources"][0]
+    assert got["book"] == "hoyle" and got["unverified"].startswith("the stored excerpt ends in this sentence")

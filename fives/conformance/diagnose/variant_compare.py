@@ -86,11 +86,13 @@ def _value(r: Ref, path: str) -> Any:
 
 
 def source_text(source: Any) -> str:
-    """Where a profile's value comes from, one line: `book: what it says`, `departs: why`, both."""
+    """Where a profile's value comes from, one line: `book: what it says`, `departs: why`, both,
+    and `unverified: what the stored page could not show` where that is so."""
     if not source:
         return "(not traced)"
     parts = [f"{source['book']}: {source['says']}"] if "book" in source else []
-    return "; ".join(parts + ([f"departs: {source['departs']}"] if "departs" in source else []))
+    parts += [f"{key}: {source[key]}" for key in ("departs", "unverified") if key in source]
+    return "; ".join(parts)
 
 
 def show_json(refs: list[Ref]) -> dict[str, Any]:
