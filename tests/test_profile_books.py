@@ -166,3 +166,30 @@ def test_rules_show_marks_a_value_whose_page_the_stored_search_could_not_show() 
     doc = json.loads(_show("--format", "json", "muggins-hoyle"))
     got = next(d for d in doc["dimensions"] if d["parameter"] == "settlement.award_rounding")["sources"][0]
     assert got["book"] == "hoyle" and got["unverified"].startswith("the stored excerpt ends in this sentence")
+
+
+def _survey_claims() -> set[tuple[str, str, str]]:
+    """(parameter, value, book) of every book spec/variants.md's survey table cites outside parentheses."""
+    import re
+    text = (ROOT / "spec" / "variants.md").read_text(encoding="utf-8")
+    books = set(re.findall(r"^\| ([a-z0-9-]+) \| ", text[text.index("## Rule books surveyed"):
+                                                         text.index("### Values and the books")], re.M))
+    books -= {"key", "seeds", "engines"}
+    table = text[text.index("<!-- survey-table:start -->"):text.index("<!-- survey-table:end -->")]
+    out = set()
+    for line in table.splitlines()[3:]:
+        parameter, value, cited = (c.strip() for c in line.strip("|").split(" | "))
+        bare = re.sub(r"\([^()]*\)", "", re.sub(r"\([^()]*\)", "", cited))
+        out |= {(parameter.strip("`"), value, b) for b in books if re.search(rf"(?<![a-z0-9-]){b}(?![a-z0-9-])", bare)}
+    return out
+
+
+def test_every_claim_of_the_survey_has_its_verdict_in_variants_survey_md() -> None:
+    rows = [[c.strip() for c in line.strip("|").split(" | ")]
+            for line in (ROOT / "spec" / "variants-survey.md").read_text(encoding="utf-8").splitlines()
+            if line.startswith("| ") and line.count(" | ") == 4 and not line.startswith("| # ")]
+    verdicts = {(p.strip("`"), v, b): verdict for _, p, v, b, verdict in rows}
+    claims = _survey_claims()
+    assert len(claims) > 150
+    assert claims - set(verdicts) == set()  # a book cited for a value without a verdict fails here
+    assert {v.split(" ")[0].rstrip(":") for v in verdicts.values()} <= {"right", "partly", "wrong", "unverified"}
