@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from fives.conformance.cases.fixtures import Case
 from fives.conformance.cases.kinds import canonical, kind_named
 from fives.conformance.engines.drivers import Engine, Outcome
+from fives.conformance.engines.process import REPORTED_ERROR
 from fives.conformance.runner import CaseResult
 
 if TYPE_CHECKING:
@@ -83,7 +84,9 @@ def probe_thin(d: Diagnosis, engine: Engine, seed: int, deadline: float | None =
                                    + ("(the time budget was spent)" if kinds else "(the fuzzer makes no request of "
                                       "its kinds)"))
             continue
-        fuzzer = Fuzzer(engine, [game], kinds, seed, profile=d.profile)
+        # drawn under the cause's rules: a request its rules need more of (the previous hand's
+        # leader, for a leader rule that reads it) is one the base's draws never make
+        fuzzer = Fuzzer(engine, [game], kinds, seed, profile=getattr(engines.get(c.name), "profile", None) or d.profile)
         near: dict[str, int] = {name: 0 for name in engines}
         asked: list[tuple[str, str | None]] = []  # (probe id, the set nearest the engine's answer)
         t0 = time.monotonic()
@@ -97,9 +100,13 @@ def probe_thin(d: Diagnosis, engine: Engine, seed: int, deadline: float | None =
             if not _apart(kind_named(case.kind), [outs[c.name], *(o for n, o in outs.items() if n != c.name)]):
                 continue  # the cause answers it as every rival does: it tells nothing
             v = fuzzer.oracle.ask(game, case.kind, case.input)
-            if v.status not in ("agree", "differ"):
+            # an error reply of the engine's own is an answer too: the sets that refuse the
+            # request agree with it (a rule under which the input is illegal), the others do not
+            said = next((x.removeprefix("engine error: ") for x in v.diffs if REPORTED_ERROR in x), None)
+            if v.status not in ("agree", "differ") and said is None:
                 continue
-            far = {name: _distance(kind_named(case.kind), o, v.actual) for name, o in outs.items()}
+            far = {name: (0.0 if o.status == "error" else float("inf")) if said is not None
+                   else _distance(kind_named(case.kind), o, v.actual) for name, o in outs.items()}
             best = [name for name, n in far.items() if n == min(far.values())]
             won = best[0] if len(best) == 1 and far[best[0]] < float("inf") else None
             if won is not None:
@@ -107,12 +114,13 @@ def probe_thin(d: Diagnosis, engine: Engine, seed: int, deadline: float | None =
             pid = _probe_id(game, case.kind, case.input)
             asked.append((pid, won))
             expected = base.answer(case.kind, game, case.input)
-            diffs = kind_named(case.kind).compare(expected, v.actual)
+            diffs = [] if said is not None else kind_named(case.kind).compare(expected, v.actual)
             results.append(CaseResult(
                 Case(pid, case.kind, game, c.clauses,
                      {"derived": f"fives conformance diagnose: a probe of {c.name} (it rests on "
                                  f"{len(cause.explained)} case(s))"}, case.input, expected, "fuzz"),
-                "failed" if diffs else "passed", list(diffs), Outcome("ok", v.actual)))
+                "errored" if said is not None else "failed" if diffs else "passed", list(diffs),
+                Outcome("error", message=said) if said is not None else Outcome("ok", v.actual)))
         d.requests["shrink"] = d.requests.get("shrink", 0) + fuzzer.oracle.requests
         d.confirmed[c.name], named = _line(c.name, len(cause.explained), near, asked, results)
         if named:
@@ -133,7 +141,10 @@ def _line(name: str, rests: int, near: dict[str, int], asked: list[tuple[str, st
         return (f"  unconfirmed: it rests on {rests} case(s) and no request the fuzzer drew tells it from the "
                 "other values of its dimension"), None
     top = max(near.values())
-    winner = next((n for n in [name, *near] if near[n] == top and top), None)
+    if not top:
+        return (f"  unconfirmed: it rests on {rests} case(s); of {len(asked)} request(s) telling it apart the engine "
+                "answered none nearest one value alone"), None
+    winner = next((n for n in [name, *near] if near[n] == top), None)
     decided = next(((pid, r) for (pid, won), r in zip(asked, results) if won == winner), None)
     shown = "" if decided is None else (f"; decided by {decided[0]} ({decided[1].case.kind} "
                                         f"{json.dumps(decided[1].case.input, sort_keys=True)[:160]})")
