@@ -5,6 +5,17 @@ the time of each.
     python benchmarks/diagnose_random.py [--profiles 20] [--seed 2027] [--mutants]
     python benchmarks/diagnose_random.py --misreading [--profiles 10]
     python benchmarks/diagnose_random.py --joint | --orders [--profiles 10]
+    python benchmarks/diagnose_random.py --all [--misreading] [--table FILE]
+
+`--all` is issue 39's done-when: each profile is drawn over every dimension, a joint hand size
+and target of one player count (values that differ in the same setup answers) on top of a
+third of them and an order of the doubles agreeing with the game's on its first tile on a fifth.
+Whatever the draw, "named exactly" is the issue's: every planted value appears in the profile
+diagnose wrote, and the engine (without its misreading) passes the default run (`fives
+conformance run --rules PROFILE`) and 3,000 fuzz requests, seed 0, under that profile (`fives
+conformance fuzz --rules PROFILE --cases 3000`); and every cluster has a minimal case written by
+diagnose (`DX-...`) or a stated reason (counted). `--table FILE` appends the per-engine rows
+(markdown) to FILE.
 
 By default each profile sets one to three dimensions, at least one of them a dimension issue
 27 added or widened (NEW below), so the search is shown to offer them. With `--misreading` a
@@ -18,6 +29,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import subprocess
 import sys
 import tempfile
 import time
@@ -99,6 +111,62 @@ def order_profile(rng: random.Random, game: str) -> Profile:
                                 source="random order (benchmarks/diagnose_random.py)")
 
 
+def all_profile(rng: random.Random, game: str) -> Profile:
+    """`--all` (issue 39's done-when): a profile over every dimension (new_profile's draw), with a
+    joint hand size and target of one player count on top of a third of them and an order of the
+    doubles agreeing with the game's first tile on a fifth (where nothing else sets the opening)."""
+    while True:
+        prof = new_profile(rng, game)
+        overrides = dict(prof.overrides)
+        if rng.random() < 1 / 3 and not {"deal.hand_size", "target.raw", "deal.reserve"} & set(overrides):
+            overrides.update(joint_profile(rng, game).overrides)
+        if rng.random() < 1 / 5 and not {"opening.order", *ORDER_COMPANIONS} & set(overrides):
+            overrides.update(order_profile(rng, game).overrides)
+        try:
+            return make_profile(game, overrides, source="random all (benchmarks/diagnose_random.py)")
+        except UserError:
+            continue
+
+
+def appears(game: str, planted: dict[str, object], written: dict[str, object]) -> tuple[int, list[str]]:
+    """How many planted values the written profile states (a by-players value: the value of
+    every count where it is not the game's own), and the parameters it misses."""
+    missed = []
+    own = json.loads(json.dumps(parameters(game)))
+    for k, v in planted.items():
+        w = written.get(k)
+        if isinstance(v, dict):
+            w = {str(x): y for x, y in w.items()} if isinstance(w, dict) else {}
+            ok = all(w.get(str(n)) == y for n, y in v.items() if y != own.get(k, {}).get(str(n)))
+        else:
+            ok = w == v
+        if not ok:
+            missed.append(k)
+    return len(planted) - len(missed), missed
+
+
+def check_written(serve: str, profile: Path, game: str, work: Path) -> tuple[bool, bool, str]:
+    """The done-when's check: the engine passes the default run and 3,000 fuzz requests (seed 0)
+    under the written profile (through the command line, as a user checks it)."""
+    fives = [sys.executable, "-m", "fives", "conformance"]
+    run = subprocess.run([*fives, "run", "--engine", serve, "--rules", str(profile), "-q"],
+                         capture_output=True, text=True)
+    fz = subprocess.run([*fives, "fuzz", "--engine", serve, "--rules", str(profile), "--game", game,
+                         "--cases", "3000", "--seed", "0", "--out", str(work / "fuzz3000")],
+                        capture_output=True, text=True)
+    last = (run.stdout.strip().splitlines() or ["?"])[-1] + "; fuzz: " + \
+        ((fz.stdout.strip().splitlines() or ["?"])[-1])
+    return run.returncode == 0, fz.returncode == 0, last
+
+
+def cluster_cases(left: list[dict[str, object]]) -> tuple[int, int, int]:
+    """Clusters with a diagnose-written minimal case, with a stated reason for none, with neither."""
+    written = sum(1 for g in left if str(g.get("example", "")).startswith("DX-"))
+    reason = sum(1 for g in left if not str(g.get("example", "")).startswith("DX-")
+                 and str(g.get("shrunk") or "").startswith(("not ", "shrunk partly")))
+    return written, reason, len(left) - written - reason
+
+
 def shows(bug: object, prof: Profile) -> int:
     """How many suite cases of the profile's game the bug fails on top of the profile (in process)."""
     from fives.conformance.cases.fixtures import load_cases
@@ -120,6 +188,9 @@ def main() -> int:
     ap.add_argument("--legacy", action="store_true", help="the first version's ten profiles")
     ap.add_argument("--joint", action="store_true", help="a hand size and a target of one player count at random")
     ap.add_argument("--orders", action="store_true", help="an order of doubles differing after its first tile")
+    ap.add_argument("--all", action="store_true", help="issue 39's done-when draw: every dimension, joint values, orders")
+    ap.add_argument("--table", type=Path, default=None, help="append the per-engine markdown rows to this file")
+    ap.add_argument("--start", type=int, default=0, help="skip the first N profiles drawn (to resume)")
     args = ap.parse_args()
     from fives.conformance.mutants.registry import all_mutants
 
@@ -127,21 +198,27 @@ def main() -> int:
     count = args.profiles or (10 if args.misreading or args.legacy else 20)
     rng = random.Random(2026 if args.legacy else args.seed)
     exact = 0
+    all_clusters = [0, 0, 0]  # clusters, with a diagnose-written minimal case, with a stated reason
+    clusters_all_ok = True
     mutants = args.mutants and not args.misreading
     for i in range(count):
         game = rng.choice(["horse-race", "american-sniff"])
         prof = random_profile(rng, game, rng.randint(1, 3)) if args.legacy else joint_profile(rng, game) \
-            if args.joint else order_profile(rng, game) if args.orders else new_profile(rng, game)
+            if args.joint else order_profile(rng, game) if args.orders else all_profile(rng, game) \
+            if args.all else new_profile(rng, game)
         bug = None
         while args.misreading and bug is None:  # a bug the profile's game shows (a Sniff bug in Sniff)
             bug = rng.choice(misreadings)
             if not shows(bug, prof):
                 bug = None
+        if i < args.start:  # drawn as before, so the draws after it are the same
+            continue
         d = Path(tempfile.mkdtemp(prefix="diag-"))
         pf = d / "p.yaml"
         pf.write_text(yaml.safe_dump({"extends": prof.extends, "name": f"random-{i}", "source": "test",
                                       "rules": dict(prof.overrides)}, sort_keys=True))
-        serve = f"{sys.executable} -m fives serve --rules {pf}" + (f" --mutant {bug.name}" if bug else "")
+        plain = f"{sys.executable} -m fives serve --rules {pf}"
+        serve = plain + (f" --mutant {bug.name}" if bug else "")
         t0 = time.monotonic()
         try:  # `conformance diagnose --engine SERVE --game G --json --out D/out`, from Python
             outcome = diagnose(DiagnoseOptions(EngineSpec(serve), (game,), mutants=mutants))
@@ -157,30 +234,57 @@ def main() -> int:
         named = json.loads(json.dumps(named))  # by-players keys as JSON has them, on both sides
         planted = json.loads(json.dumps(dict(prof.overrides)))
         left = diag["unexplained"]
+        profile_file = d / "out" / "profile.yaml"
+        written = (yaml.safe_load(profile_file.read_text()) or {}).get("rules") or {} if profile_file.exists() else {}
+        written = json.loads(json.dumps(written))
+        shown, missed = appears(game, planted, written)
+        passes = fuzzes = False
+        checked = "no profile written"
+        if profile_file.exists():  # the engine without its misreading: the profile is of the rules
+            passes, fuzzes, checked = check_written(plain, profile_file, game, d)
+        with_case, with_reason, bare = cluster_cases(left)
+        clusters_ok = bare == 0
         if bug is None:
-            ok = named == planted and not left
+            ok = not missed and passes and fuzzes and not left
             note = ""
         else:
-            # does the bug fail anything under these rules? (in process: the same answers)
             one = len(left) == 1
             g = left[0] if one else {}
-            shrunk = one and str(g.get("example", "")).startswith("DX-")
             label = one and bool(g.get("label"))
-            ok = named == planted and one and shrunk and label
+            ok = not missed and passes and fuzzes and one and with_case == 1 and label
             note = (f"; bug {bug.name}: {len(left)} cluster(s)"
                     + "".join(f" [{x['cases']} case(s) {x['group']}{'; ' + x['label'] if x.get('label') else ''}"
                               f"{'; ' + x['relation'] if x.get('relation') else ''}; e.g. {x['example']}"
                               f"{' (' + x['shrunk'] + ')' if x.get('shrunk') else ''}]" for x in left))
         exact += ok
+        all_clusters[0] += len(left)
+        all_clusters[1] += with_case
+        all_clusters[2] += with_reason
         req = diag["requests"]
+        total = sum(int(req.get(k, 0)) for k in ("suite", "fuzz", "shrink", "verify", "recheck"))
         print(f"{i} {game}: planted {json.dumps(dict(prof.overrides), sort_keys=True)}; "
-              f"named {json.dumps(named, sort_keys=True)}; {'exact' if ok else 'MISSED'}{note}; "
-              f"unexplained {sum(g['cases'] for g in left)}; exit {rc}; "
+              f"named {json.dumps(named, sort_keys=True)}; written {json.dumps(written, sort_keys=True)}; "
+              f"{'exact' if ok else 'MISSED'}{note}; planted values in the written profile {shown} of "
+              f"{len(planted)}{' (missed ' + ', '.join(missed) + ')' if missed else ''}; "
+              f"under it: {checked}; "
+              f"clusters {len(left)} ({with_case} with a minimal case, {with_reason} with a reason, {bare} with "
+              f"neither); unexplained {sum(g['cases'] for g in left)}; exit {rc}; "
               f"requests {req['suite']}+{req['fuzz']}+{req['shrink']}+{req.get('verify', 0)}+{req.get('recheck', 0)} "
               f"(suite+fuzz+shrink+verify+recheck); {dt:.1f} s", flush=True)
+        if args.table:
+            with args.table.open("a") as t:
+                t.write(f"| {i} | {game} | {'`' + bug.name + '`' if bug else ''} | {len(planted)} | "
+                        f"{len([k for k in named if not k.startswith('mutant ')])} | {shown} | "
+                        f"{'yes' if passes else 'NO'} | {'yes' if fuzzes else 'NO'} | "
+                        f"{len(left)}: {with_case} case, {with_reason} reason | {'exact' if ok else 'MISSED'} | "
+                        f"{dt:.1f} | {total} ({req['suite']}+{req['fuzz']}+{req['shrink']}+"
+                        f"{req.get('verify', 0)}+{req.get('recheck', 0)}) |\n")
+        clusters_all_ok = clusters_all_ok and clusters_ok
     print(f"{exact} of {count} {'with the misreading as one shrunk, labelled cluster' if args.misreading else ''}"
           f"{' and ' if args.misreading else ''}named exactly")
-    return 0 if exact == count else 1
+    print(f"clusters: {all_clusters[0]}, {all_clusters[1]} with a minimal case diagnose wrote, {all_clusters[2]} "
+          f"with a stated reason, {all_clusters[0] - all_clusters[1] - all_clusters[2]} with neither")
+    return 0 if exact == count - args.start and clusters_all_ok else 1
 
 
 if __name__ == "__main__":

@@ -95,7 +95,8 @@ def test_a_cluster_of_a_kind_without_a_shrinker_gets_its_case_asked_again_as_its
     oracle = pattern_oracle(engine, None, "hand_size: number -> number")  # type: ignore[arg-type]
     got, doc = _minimal(d, engine, oracle, [r], 100, lambda f: True, "cluster k", "about", ("SN-DEAL-1",))  # type: ignore[arg-type]
     assert got is r and doc is not None and doc["input"] == r.case.input and doc["id"].startswith("DX-SN-setup-")
-    assert "asked again as it is (no shrinker makes a setup request smaller)" in doc["source"]["derived"]
+    # a setup for 2 players has no fewer players to be asked for (diagnose/small_kinds.py)
+    assert "asked again as it is (none smaller of its kind disagrees the same way)" in doc["source"]["derived"]
     assert d.replies[doc["id"]]["hand_size"] == 9  # the engine's answer, for the recheck
 
 

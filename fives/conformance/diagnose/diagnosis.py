@@ -73,6 +73,8 @@ class Diagnosis:
     #: game -> its inferred profile's check against the engine (diagnose/verify.py)
     verified: dict[str, dict[str, Any]] = field(default_factory=dict)
     expect_seeds: bool = False  # --expect-seeds: every cause a departure (sessions/diagnose.py)
+    #: cause name (or "named NAME") -> the line saying which probes confirmed it (diagnose/thin.py)
+    confirmed: dict[str, str] = field(default_factory=dict)
 
     @property
     def explained(self) -> int:
@@ -278,7 +280,8 @@ def lines(d: Diagnosis) -> list[str]:
         out.append(f"cause: {cand.name} ({cand.game}): explains {len(c.explained)} failing case(s); e.g. {shown}")
         if cand.mutant is not None:
             out.append("  a known misreading of the rules, not a way to play: the engine's bug (no profile holds it)")
-        out.extend(x for x in [stated_value(d, c)] if x)
+        out.extend(x for x in [stated_value(d, c), d.confirmed.get(cand.name) or d.confirmed.get(f"named {cand.name}")]
+                   if x)
         for cid in cand.clauses:
             cl = book.get(cid)
             if cl is None:
@@ -346,8 +349,8 @@ def to_json(d: Diagnosis) -> dict[str, Any]:
                         "explains": len(c.explained), "ids": [r.case.id for r in c.explained],
                         "example": _example_id(c), "example_from": c.example.case.id,
                         "example_reachable": reachable_example(d, c),
-                        "shrunk": d.shrink_notes.get(f"cause {c.candidate.name}",
-                                                     "shrunk" if c.fixture else None)} for c in d.causes],
+                        "shrunk": d.shrink_notes.get(f"cause {c.candidate.name}", "shrunk" if c.fixture else None),
+                        **_probed(d, c.candidate.name)} for c in d.causes],
             "unexplained": [{**g.to_dict(), "example": _cluster_example(g, d), **_cluster_json(d, g)}
                             for g in d.unexplained],
             "profile": {g: stated_rules(d, g)[0] for g in d.combined}, "failing": d.failing, "explained": d.explained,
@@ -358,6 +361,12 @@ def to_json(d: Diagnosis) -> dict[str, Any]:
                          "verify": sum(v["requests"] for v in d.verified.values())},
             "verified": d.verified, "expect_seeds": d.expect_seeds,
             "inconsistent": [i.to_dict() for i in d.inconsistent]}
+
+
+def _probed(d: Diagnosis, name: str) -> dict[str, str]:
+    """`probed`: the line of the probes that confirmed a thin cause (diagnose/thin.py), if any."""
+    got = d.confirmed.get(name) or d.confirmed.get(f"named {name}")
+    return {"probed": got.strip()} if got else {}
 
 
 def fixture_text(case: dict[str, Any], title: str) -> str:

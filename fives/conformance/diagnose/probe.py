@@ -163,7 +163,7 @@ def _shrunk(oracle: Oracle, r: CaseResult, budget: int) -> tuple[dict[str, Any],
     it), or None when the
     case cannot be asked again as it is (its kind has no shrinker, the engine now agrees)."""
     from fives.conformance.cases.reachable import repair
-    from fives.conformance.fuzz.shrink import shrink
+    from fives.conformance.fuzz.shrink import CANDIDATES, shrink
 
     input = r.case.input  # a kind without a shrinker (setup, tally, ...) is asked again as it is
     v = oracle.ask(r.case.game, r.case.kind, input)
@@ -172,6 +172,10 @@ def _shrunk(oracle: Oracle, r: CaseResult, budget: int) -> tuple[dict[str, Any],
         v = oracle.ask(r.case.game, r.case.kind, input)
     if v.status != "differ":
         return None
+    if r.case.kind not in CANDIDATES:  # a tally or a setup: smaller by its own numbers
+        from fives.conformance.diagnose.small_kinds import shrink_small
+        small, sv, _ = shrink_small(oracle, r.case.game, r.case.kind, input, v, budget)
+        return small, sv.expected, sv.actual
     small, sv, _, interrupted = shrink(oracle, r.case.game, r.case.kind, input, v.keys, v, budget)
     if interrupted:
         raise KeyboardInterrupt
@@ -185,6 +189,7 @@ def _minimal(d: Diagnosis, engine: Engine, oracle: KeepingOracle, tries: list[Ca
     can ask again and shrink; else a fuzzer finding `accept` takes, drawn against `oracle`
     (the case is then None); (None, None) when there is neither. `clauses`: for a case that
     cites none. The oracle's `until` bounds it all (`ran_out` then says so)."""
+    from fives.conformance.diagnose.small_kinds import KINDS as SMALL_KINDS
     from fives.conformance.fuzz.shrink import CANDIDATES
     for r in tries[:TRIES]:
         if oracle.ran_out:
@@ -197,6 +202,10 @@ def _minimal(d: Diagnosis, engine: Engine, oracle: KeepingOracle, tries: list[Ca
             _spent(d, oracle)
         if got is not None:
             how = f"shrunk from {r.case.id}" if r.case.kind in CANDIDATES else \
+                f"made smaller from {r.case.id} by its numbers (fewer players, a score nearer 0)" \
+                if got[0] != r.case.input and r.case.kind in SMALL_KINDS else \
+                f"{r.case.id} asked again as it is (none smaller of its kind disagrees the same way)" \
+                if r.case.kind in SMALL_KINDS else \
                 f"{r.case.id} asked again as it is (no shrinker makes a {r.case.kind} request smaller)"
             doc = _case_doc(d, r.case.game, r.case.kind, got[0], got[1], r.case.clauses or clauses,
                             f"fives conformance diagnose: {what}, {how}", about)

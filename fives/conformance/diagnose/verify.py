@@ -74,7 +74,7 @@ def carry(d: Diagnosis, more: Diagnosis) -> None:
     """What a search run again keeps of the one before: the fuzzer's, the scope, the answers
     kept, the inconsistencies, the checks and the answer to --expect-seeds."""
     more.fuzz, more.scope, more.replies, more.inconsistent = d.fuzz, d.scope, d.replies, d.inconsistent
-    more.verified, more.expect_seeds = d.verified, d.expect_seeds
+    more.verified, more.expect_seeds, more.confirmed = d.verified, d.expect_seeds, d.confirmed
 
 
 def check_and_search(d: Diagnosis, engine: Engine, results: list[CaseResult], extra: list[CaseResult],

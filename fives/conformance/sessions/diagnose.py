@@ -243,6 +243,8 @@ def _phases(work: _Work, cases: list[Case], hello: Handshake) -> Diagnosis:
     d = _search(work, hello)
     d.inconsistent = work.inconsistent
     if not work.interrupted:
+        d = _thin(work, d, hello)
+    if not work.interrupted:
         d = _shrink(work, d)
     if not work.interrupted:
         d = _verify(work, d)
@@ -303,6 +305,28 @@ def _search(work: _Work, hello: Handshake) -> Diagnosis:
         d.scope = {"declared": hello.scope, "skipped": d.scope.get("skipped", 0),
                    "reasons": d.scope.get("reasons", {})}
     work.interrupted = work.interrupted or d.stopped == "interrupted"
+    return d
+
+
+def _thin(work: _Work, d: Diagnosis, hello: Handshake) -> Diagnosis:
+    """Causes resting on fewer than a handful of cases, probed before they are named
+    (diagnose/thin.py): probes that find another value nearer join the failures, and the search
+    runs again with them (at most twice)."""
+    from fives.conformance.diagnose.thin import probe_thin
+    from fives.conformance.diagnose.verify import carry
+
+    try:
+        for _ in range(2):
+            new = probe_thin(d, work.engine, work.options.seed, work.end, work.progress)
+            if not new:
+                break
+            work.extra += new
+            more = _search(work, hello)
+            carry(d, more)
+            more.requests["shrink"] = d.requests.get("shrink", 0)
+            d = more
+    except (KeyboardInterrupt, NothingFound):
+        work.interrupted = True
     return d
 
 
