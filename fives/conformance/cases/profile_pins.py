@@ -112,18 +112,30 @@ def rival_values(game: str, path: str, value: Any) -> list[Any]:
     return out
 
 
+def _alike_where_played(mine: Any, other: Any, counts: set[int] | None) -> bool:
+    """Whether two values by number of players agree at every count P's book plays: a rival
+    that differs only at a count the run under P skips as out of its scope plays as P there."""
+    if counts is None or not (isinstance(mine, dict) and isinstance(other, dict)):
+        return False
+    return all(mine.get(n) == other.get(n) for n in counts)
+
+
 def rivals(profile: Profile) -> list[Rival]:
     """P with each parameter it sets changed to each rival value; a rival that is no valid
-    profile (a deal too big for the set, a negative count) is no engine, and is left out."""
+    profile (a deal too big for the set, a negative count) is no engine, and is left out, and
+    so is one that differs only for setups P's book never plays (`players:`)."""
     from fives.profile_space import alternative_overrides
     from fives.profiles import make_profile, rules_under
     from fives.support.errors import UserError
 
+    counts = None if profile.players is None else {n for n, _ in profile.players}
     out = []
     for path in sorted(profile.overrides):
         if path == "points.unit":  # set with points.display_divisor, its one dimension
             continue
         for value in rival_values(profile.extends, path, profile.overrides[path]):
+            if _alike_where_played(profile.overrides[path], value, counts):
+                continue
             overrides = {**profile.overrides, **alternative_overrides(profile.extends, path, value)}
             overrides[path] = value
             try:
@@ -160,14 +172,15 @@ def _strip_messages(x: Any) -> Any:
     return x
 
 
-def _questions(rules: GameRules, seeds: int) -> Iterator[tuple[str, dict[str, Any], str]]:
+def _questions(rules: GameRules, seeds: int, setups: list[tuple[int, bool]] | None
+               ) -> Iterator[tuple[str, dict[str, Any], str]]:
     from fives.conformance.cases.pin_play import order_questions, played_questions, rule_questions
 
-    yield from rule_questions(rules)
-    yield from order_questions(rules)
+    yield from rule_questions(rules, setups)
+    yield from order_questions(rules, setups)
     for turns in (False, True):  # the cheap questions of every match first: a turn replays its actions
         for seed in range(seeds):
-            yield from played_questions(rules, seed, turns)
+            yield from played_questions(rules, seed, turns, setups)
 
 
 def _refused(answer: Any) -> bool:
@@ -192,7 +205,9 @@ def pin_cases(profile: Profile, seeds: int = SEEDS) -> Pins:
     numbered: dict[str, int] = {}
     pins: dict[str, str] = {}
     cases: list[Case] = []
-    for kind, input, where in _questions(rules, seeds):
+    # only in the setups P's book plays: a run under P skips the others as out of its scope
+    setups = list(profile.players) if profile.players is not None else None
+    for kind, input, where in _questions(rules, seeds, setups):
         if not todo:
             break
         got = _answer(kind, rules, input)
