@@ -25,12 +25,6 @@ from fives.profiles import Profile, load_profile, make_profile, parameters, rule
 from fives.support import paths
 
 SHIPPED = sorted(shipped_profiles())
-# Known gap (open, issue 37 item 7 after the merge with issue 38): all-fives-gambit's
-# `opening.scope: first-hand` is separated only in a later hand, and no pin yet asks a
-# hand-2 state (`hand_number`), so the rival "every-hand" is unpinned. Strict: it fails
-# loudly once the pins reach it.
-SHIPPED_KNOWN_GAP = [pytest.param(n, marks=pytest.mark.xfail(strict=True, reason="opening.scope has no hand-2 pin yet"))
-                     if n == "all-fives-gambit" else n for n in SHIPPED]
 
 
 def space_rivals(p: Profile) -> list[tuple[str, Any, dict[str, Any]]]:
@@ -85,7 +79,7 @@ def test_the_briefs_engine_fails_the_pins_of_an_order() -> None:
 
 
 @pytest.mark.slow  # every shipped profile's pins: about 20 s
-@pytest.mark.parametrize("name", SHIPPED_KNOWN_GAP)
+@pytest.mark.parametrize("name", SHIPPED)
 def test_every_space_rival_of_every_shipped_profile_fails_a_pin(name: str) -> None:
     p = load_profile(name)
     pins = pin_cases(p)
@@ -153,7 +147,7 @@ def test_the_served_sample(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow  # every value of every shipped profile, an engine process each: minutes
-@pytest.mark.parametrize("name", SHIPPED_KNOWN_GAP)
+@pytest.mark.parametrize("name", SHIPPED)
 def test_every_value_of_every_shipped_profile_served_otherwise_fails(name: str, tmp_path: Path) -> None:
     p = load_profile(name)
     assert run_under(p.name, p.extends)[0] == 0
@@ -171,3 +165,37 @@ def test_a_selection_no_pin_can_join_costs_nothing() -> None:
     plan = plan_under(p, [])[1]
     for filters in (CaseFilters(ids=("SN-TURN-01",)), CaseFilters(kinds=("evaluate",)), CaseFilters(games=("horse-race",))):
         assert with_pins([], plan, filters) == ([], plan)
+
+
+def _at_hand_two(rules: Any) -> Any:
+    """A two-player match under `rules`, played (first option each time) to hand 2's first state."""
+    from fives.match import DRAW, PASS, PLACE, Action, Match
+    from fives.settlement import configure
+
+    m = Match(rules, configure(rules, 2, False), 3)
+    while m.hand_no < 2 or not m.in_hand:
+        if not m.in_hand:
+            m.start_hand()
+            continue
+        opts = m.legal_options()
+        m.apply(Action(PLACE, opts.placements[0]) if opts.placements else Action(DRAW if opts.draw else PASS))
+    return m
+
+
+def test_one_snapshot_writes_the_hand_number_only_where_a_rule_reads_it() -> None:
+    from fives.conformance.cases.match_state import legal_input, turn_input
+
+    gambit = rules_under(load_profile("all-fives-gambit"), "american-sniff")
+    m = _at_hand_two(gambit)
+    state = turn_input(m)
+    assert state["hand_number"] == 2 and legal_input(state)["hand_number"] == 2
+    assert legal_input(state)["hand"] is state["hands"][state["seat"]]  # shared: one YAML anchor
+    # the hand-2 leader may open with any tile under gambit; with the hand number left out, the
+    # state reads as a first hand, and only the highest double in hand is offered
+    legal = kind_named("legal-placements").run(gambit, legal_input(state), {})
+    first = kind_named("legal-placements").run(gambit, {k: v for k, v in legal_input(state).items()
+                                                         if k != "hand_number"}, {})
+    assert len(legal["placements"]) > len(first["placements"]) >= 1
+    seeds = _at_hand_two(rules_under(make_profile("american-sniff", {}), "american-sniff"))
+    assert "hand_number" not in turn_input(seeds)  # the seeds' rules read no hand number: bytes kept
+    assert "draws" not in turn_input(m, draws=False)

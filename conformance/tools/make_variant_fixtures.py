@@ -28,6 +28,7 @@ from typing import Any, Iterator
 import yaml
 
 from fives.conformance.cases.kinds import load_kinds
+from fives.conformance.cases.match_state import legal_input, turn_input
 from fives.match import DRAW, PASS, PLACE, Action, Match
 from fives.profile_space import OPENING_ORDERS, ORDER_COMPANIONS, alternatives, alternative_overrides, dimensions
 from fives.profiles import Profile, make_profile, rules_under
@@ -111,32 +112,6 @@ def action_dict(a: Action) -> dict[str, Any]:
     return {"action": a.kind}
 
 
-def snapshot(m: Match) -> dict[str, Any]:
-    cfg = m.config
-    out: dict[str, Any] = {"players": cfg.players}
-    if cfg.partnerships:
-        out["partnerships"] = True
-    out.update({"scores": list(m.scores), "layout": [p.to_dict() for p in m.layout.history()],
-                "hands": [[str(t) for t in h] for h in m.hands], "boneyard": [str(t) for t in m.boneyard],
-                "seat": m.to_act})
-    if m.continuing:
-        out["continuing"] = True
-    if m.drawn is not None:
-        out["drawn"] = str(m.drawn)
-    if m.leader != m.to_act:
-        out["leader"] = m.leader
-    if m.passes:
-        out["passes"] = m.passes
-    if _reads_hand(m.rules) and m.hand_no > 1:  # only where a rule reads it: older cases keep their bytes
-        out["hand_number"] = m.hand_no
-    return out
-
-
-def _reads_hand(rules: GameRules) -> bool:
-    """Whether the hand's number changes an answer: an opening requirement of the first hand only."""
-    return rules.opening_scope == "first-hand" and rules.opening_requires != "any"
-
-
 def choose(rng: random.Random, m: Match, placements: list[Any]) -> Any:
     """Mostly greedy (scores reach the targets, and scoring rules show), sometimes random."""
     if rng.random() < 0.3:
@@ -157,17 +132,10 @@ def candidates(rules: GameRules, base: GameRules, seed: int, players: int, partn
         steps: list[tuple[dict[str, Any], dict[str, Any]]] = []
         while m.in_hand:
             opts = m.legal_options()
-            snap = snapshot(m)
+            # without `draws`: these fixtures were written before it, and keep their bytes
+            snap = turn_input(m, draws=False)
+            legal = legal_input(snap)
             here = f"{where}, hand {m.hand_no}, action {len(steps)}"
-            hand = snap["hands"][m.to_act]
-            legal = {"players": snap["players"], **({"partnerships": True} if partnerships else {}),
-                     "layout": snap["layout"], "hand": hand, "boneyard": len(snap["boneyard"])}
-            if m.continuing:
-                legal["continuing"] = True
-            if m.drawn is not None:
-                legal["drawn"] = str(m.drawn)
-            if "hand_number" in snap:
-                legal["hand_number"] = snap["hand_number"]
             yield "legal-placements", legal, here
             # an action the rules without the value allow here, which these rules may not
             other = KINDS["legal-placements"].run(base, legal, {})

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator, TextIO
@@ -16,8 +15,8 @@ from fives.cli._rules_option import rules_option
 from fives.cli._samples import fixture_roots
 from fives.cli._seconds import Seconds
 from fives.conformance.cases.fixtures import Case, default_roots, lint, load_cases
-from fives.conformance.cases.profile_pins import plan_run
-from fives.conformance.cases.selection import CaseFilters, listing, load_selection
+from fives.conformance.cases.profile_pins import select_run
+from fives.conformance.cases.selection import CaseFilters, listing
 from fives.conformance.engines.handle import EngineSpec
 from fives.conformance.reports.causes import diagnosis_causes
 from fives.conformance.reports.formats import FORMATS
@@ -118,10 +117,10 @@ def run_cmd(commands: tuple[str, ...], oneshot: bool, timeout: float | None, job
         raise UserError("--lf takes a single --engine (each engine command keeps its own record: run them one by one)")
     human_out = sys.stderr if any(p is None for _, p in targets) else sys.stdout
     with _final_line_on_stop(human_out):
-        cases, notes = _choose(roots, filters := CaseFilters(ids, games, kinds_, caps, slow, deselect, exclude), verbosity)
+        filters = CaseFilters(ids, games, kinds_, caps, slow, deselect, exclude)
+        cases, plan, notes = _choose(roots, filters, verbosity, profile, unchanged_only)
         known = load_known_failures(known_path) if known_path else {}
         causes = diagnosis_causes(diagnosis_path) if diagnosis_path is not None else {}
-        cases, plan = _plan(profile, cases, filters, unchanged_only)
         engines = _engines(commands, oneshot, timeout, validate, profile, targets)
         options = RunOptions(engines, tuple(cases), known=known, plan=plan, jobs=jobs, maxfail=1 if exitfirst else maxfail,
                              results_path=results_path, targets=tuple(targets), causes=causes, last_failed=last_failed,
@@ -143,15 +142,6 @@ def _final_line_on_stop(human_out: TextIO) -> Iterator[None]:
         raise
 
 
-def _plan(profile: Profile | None, cases: list[Case], filters: CaseFilters,
-          unchanged_only: bool) -> tuple[list[Case], ProfilePlan | None]:
-    """Under --rules P: the expectations under it, from the reference under it, and the cases
-    pinning its values (none without a profile)."""
-    if profile is None:
-        return cases, None
-    return plan_run(profile, cases, filters, unchanged_only)
-
-
 def _check_paths(roots: tuple[Path, ...], targets: list[tuple[str, str | None]], results_path: str | None,
                  write_known: str | None, known_path: str | None) -> None:
     """Every file the run writes, refused before the suite loads if it would overwrite an input."""
@@ -159,14 +149,17 @@ def _check_paths(roots: tuple[Path, ...], targets: list[tuple[str, str | None]],
     check_outputs([results_path, *(p for _, p in targets)], inputs=[known_path], run=True)  # --write-known-failures may update it
 
 
-def _choose(roots: tuple[Path, ...], filters: CaseFilters, verbosity: int) -> tuple[list[Case], tuple[str, ...]]:
-    """The selected cases, and the note on the slow ones left out (said once the run is under way)."""
+def _choose(roots: tuple[Path, ...], filters: CaseFilters, verbosity: int, profile: Profile | None,
+            unchanged_only: bool) -> tuple[list[Case], ProfilePlan | None, tuple[str, ...]]:
+    """The selected cases, under --rules P their plan (the expectations under P and the cases
+    pinning its values, which the filters select like the others), and the note on the slow
+    ones left out (said once the run is under way)."""
     with Progress(None, "conformance: loading the suite"):
-        chosen = load_selection(list(roots) or None, filters)
+        chosen, plan = select_run(list(roots) or None, filters, profile, unchanged_only)
     left_out = chosen.slow_left_out
     if not left_out or verbosity < 0:
-        return chosen.cases, ()
-    return chosen.cases, (f"({plural(left_out, 'slow case')} left out: add --slow to run {'it' if left_out == 1 else 'them'})",)
+        return chosen.cases, plan, ()
+    return chosen.cases, plan, (f"({plural(left_out, 'slow case')} left out: add --slow to run {'it' if left_out == 1 else 'them'})",)
 
 
 def _engines(commands: tuple[str, ...], oneshot: bool, timeout: float | None, validate: bool, profile: Profile | None,
@@ -238,11 +231,9 @@ def list_cmd(roots: tuple[Path, ...], ids: tuple[str, ...], games: tuple[str, ..
     case of, or filters that together select nothing. With --rules P each case also says
     whether P changes its expectation ("expected under P") or makes its input illegal."""
     filters = CaseFilters(ids, games, kinds_, caps, slow, deselect, exclude)
-    chosen = load_selection(list(roots) or None, filters)
+    chosen, plan = select_run(list(roots) or None, filters, profile)  # under --rules P, its pins listed too
     under = {}
-    if profile is not None:
-        cases, plan = plan_run(profile, chosen.cases, filters)  # the cases pinning its values listed too
-        chosen = dataclasses.replace(chosen, cases=cases)
+    if plan is not None:
         under = {c.id: "changed" if c.id in plan.changed else "illegal" if c.id in plan.illegal else "unchanged"
                  for c in chosen.cases}
     chosen.cases.sort(key=lambda c: c.id)  # sorted by ID (issue 40): a case is found where a reader looks for it

@@ -166,21 +166,18 @@ class CaseItem(pytest.Item):
 
 
 def _load(config: pytest.Config) -> tuple[list[Case], ProfilePlan | None]:
-    from fives.conformance.cases.selection import CaseFilters, load_selection
+    from fives.conformance.cases.profile_pins import select_run
+    from fives.conformance.cases.selection import CaseFilters
+    from fives.profiles import load_profile
     from fives.support.errors import UserError
 
     filters = CaseFilters(ids=tuple(config.getoption("fives_id")), games=tuple(config.getoption("fives_game")),
                           kinds=tuple(config.getoption("fives_kind")), slow=config.getoption("fives_slow"))
     roots = [Path(p) for p in config.getoption("fives_fixtures")] or None
     try:
-        cases = load_selection(roots, filters).cases
-        plan = None
-        if config.getoption("fives_rules") is not None:  # as `conformance run --rules P`
-            from fives.conformance.cases.profile_pins import plan_run
-            from fives.profiles import load_profile
-
-            cases, plan = plan_run(load_profile(config.getoption("fives_rules")), cases, filters)
-        return cases, plan
+        rules = config.getoption("fives_rules")
+        chosen, plan = select_run(roots, filters, load_profile(rules) if rules is not None else None)  # as `conformance run`
+        return chosen.cases, plan
     except UserError as e:  # the selection names the CLI's options; say this plugin's
         raise pytest.UsageError("fives: error: " + re.sub(r"^--(id|game|kind|rules) ", r"--fives-\1 ", str(e))) from None
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 from typing import Any, Iterator
 
+from fives.conformance.cases.match_state import config_input, legal_input, turn_input
 from fives.match import DRAW, PASS, PLACE, Action, Match
 from fives.rules import GameRules
 from fives.settlement import configure
@@ -17,23 +18,31 @@ MAX_HANDS = 12  # hands per seeded match
 WINDOW = 4  # a `turn` question replays up to this many actions from a state
 
 
-def _config_input(players: int, partnerships: bool) -> dict[str, Any]:
-    return {"players": players, **({"partnerships": True} if partnerships else {})}
+Setups = list[tuple[int, bool]]  # the (players, partnerships) setups questions are asked in
 
 
-def rule_questions(rules: GameRules) -> Iterator[Question]:
+def _setups(rules: GameRules, setups: Setups | None) -> Setups:
+    """The setups to ask in: those given (a profile's book plays only some: a run under it skips
+    the others as out of scope, so a question there pins nothing), else every one the rules allow."""
+    return [c for c in rules.configurations() if setups is None or c in setups]
+
+
+def rule_questions(rules: GameRules, setups: Setups | None = None) -> Iterator[Question]:
     """Questions that need no play: each configuration's setup and first leader, and who
     leads after every way a hand can end (each leader, each last tile's seat)."""
-    for players, partnerships in rules.configurations():
-        yield "setup", _config_input(players, partnerships), "the rules alone (no play needed)"
-        yield "next-leader", {"players": players, "previous": None}, "the rules alone (no play needed)"
-    for players in sorted({n for n, _ in rules.configurations()}):
+    configs = _setups(rules, setups)
+    for players, partnerships in configs:
+        yield "setup", config_input(players, partnerships), "the rules alone (no play needed)"
+        yield "next-leader", {**config_input(players, partnerships), "previous": None}, "the rules alone (no play needed)"
+    for players in sorted({n for n, _ in configs}):
+        # solo where the setups have it: partnerships only where they alone seat that many
+        base = config_input(players, (players, False) not in configs)
         for leader in range(players):
-            yield ("next-leader", {"players": players, "previous": {"ended": "blocked", "leader": leader}},
+            yield ("next-leader", {**base, "previous": {"ended": "blocked", "leader": leader}},
                    f"after a blocked hand led by seat {leader}")
             for seat in range(players):
-                yield ("next-leader", {"players": players, "previous": {"ended": "gone-out", "leader": leader,
-                                                                         "last_tile_seat": seat}},
+                yield ("next-leader", {**base, "previous": {"ended": "gone-out", "leader": leader,
+                                                            "last_tile_seat": seat}},
                        f"after a hand led by seat {leader} that seat {seat} went out of")
 
 
@@ -41,7 +50,7 @@ def _reads_order(rules: GameRules) -> bool:
     return rules.lead.get("first_hand") == "opening-order" or rules.opening_requires == "fixed-order"
 
 
-def order_questions(rules: GameRules) -> Iterator[Question]:
+def order_questions(rules: GameRules, setups: Setups | None = None) -> Iterator[Question]:
     """For each adjacent pair (A, B) of the opening order, first deals in which A and B are the
     only tiles of any order of opening tiles dealt: who leads when two seats hold them, and what
     a leader holding both must open with. Every other order ranks some pair otherwise, leaves
@@ -51,7 +60,10 @@ def order_questions(rules: GameRules) -> Iterator[Question]:
     if not _reads_order(rules) or not rules.opening_order:
         return
     order = list(rules.opening_order)
-    players = min(rules.solo_players)
+    configs = _setups(rules, setups)
+    if not configs:
+        return
+    players, partnerships = min(configs, key=lambda c: (c[1], c[0]))  # the fewest players, solo first
     hand = rules.hand_size[players]
     named = set(order) | {t for o in OPENING_ORDERS for t in _tiles(o)}
     fill = [t for t in ALL_TILES if t not in named and not t.is_double][:players * hand - 2]
@@ -62,12 +74,13 @@ def order_questions(rules: GameRules) -> Iterator[Question]:
     for a, b in zip(order, order[1:]):
         # B's holder is seat 0, so an engine that takes the first seat holding either shows too
         apart = [sorted(chunks[0] + [b]), sorted(chunks[1] + [a])] + [sorted(c) for c in chunks[2:]]
-        yield ("next-leader", {"players": players, "previous": None, "deal": [[str(t) for t in h] for h in apart]},
+        yield ("next-leader", {**config_input(players, partnerships), "previous": None,
+                               "deal": [[str(t) for t in h] for h in apart]},
                f"a first deal where {a} and {b} are the only tiles of an opening order, held apart")
         hands = [sorted(fill[:hand - 2] + [a, b])] + [fill[hand - 2 + s * hand:hand - 2 + (s + 1) * hand]
                                                        for s in range(players - 1)]
         used = {t for h in hands for t in h}
-        yield ("turn", {"players": players, "scores": [0] * players, "layout": [],
+        yield ("turn", {**config_input(players, partnerships), "scores": [0] * players, "layout": [],
                         "hands": [[str(t) for t in h] for h in hands],
                         "boneyard": [str(t) for t in ALL_TILES if t not in used], "seat": 0,
                         "actions": [{"action": PLACE, "tile": str(b)}]},
@@ -86,24 +99,6 @@ def _action_dict(a: Action) -> dict[str, Any]:
     return {"action": a.kind}
 
 
-def _snapshot(m: Match) -> dict[str, Any]:
-    out: dict[str, Any] = _config_input(m.config.players, m.config.partnerships)
-    out.update({"scores": list(m.scores), "layout": [p.to_dict() for p in m.layout.history()],
-                "hands": [[str(t) for t in h] for h in m.hands], "boneyard": [str(t) for t in m.boneyard],
-                "seat": m.to_act})
-    if m.continuing:
-        out["continuing"] = True
-    if m.drawn is not None:
-        out["drawn"] = str(m.drawn)
-    if m.leader != m.to_act:
-        out["leader"] = m.leader
-    if m.passes:
-        out["passes"] = m.passes
-    if m.draws:
-        out["draws"] = m.draws
-    return out
-
-
 def _choose(rng: random.Random, m: Match, placements: list[Any]) -> Any:
     """Mostly greedy (scores reach the targets, and scoring rules show), sometimes random."""
     if rng.random() < 0.3:
@@ -112,11 +107,14 @@ def _choose(rng: random.Random, m: Match, placements: list[Any]) -> Any:
     return rng.choice([p for p in placements if m.layout.score_move(p.code) == best])
 
 
-def played_questions(rules: GameRules, seed: int, turns: bool = False) -> Iterator[Question]:
+def played_questions(rules: GameRules, seed: int, turns: bool = False,
+                     setups: Setups | None = None) -> Iterator[Question]:
     """Questions on the states of one seeded match under `rules` (its configuration by the seed):
     the first deal's leader, every state's legal placements, each settlement and each next
     leader; or (`turns`) only short runs of the actions played, which cost more to answer."""
-    configs = rules.configurations()
+    configs = _setups(rules, setups)
+    if not configs:
+        return
     players, partnerships = configs[seed % len(configs)]
     config = configure(rules, players, partnerships)
     rng = random.Random(seed)
@@ -125,17 +123,15 @@ def played_questions(rules: GameRules, seed: int, turns: bool = False) -> Iterat
     while m.match_end is None and m.hand_no < MAX_HANDS:
         start = m.start_hand()
         if start.hand == 1 and not turns:
-            yield ("next-leader", {"players": players, "previous": None, "deal": [[str(t) for t in h] for h in start.deal]},
+            yield ("next-leader", {**config_input(players, partnerships), "previous": None,
+                                   "deal": [[str(t) for t in h] for h in start.deal]},
                    f"{where}, the first deal")
         steps: list[tuple[dict[str, Any], dict[str, Any]]] = []
         while m.in_hand:
             opts = m.legal_options()
-            snap = _snapshot(m)
-            legal = {**_config_input(players, partnerships), "layout": snap["layout"], "hand": snap["hands"][m.to_act],
-                     "boneyard": len(snap["boneyard"])}
-            legal.update({k: snap[k] for k in ("continuing", "drawn", "draws") if k in snap})
+            snap = turn_input(m)
             if not turns:
-                yield "legal-placements", legal, f"{where}, hand {m.hand_no}, action {len(steps)}"
+                yield "legal-placements", legal_input(snap), f"{where}, hand {m.hand_no}, action {len(steps)}"
             if opts.placements:
                 a = Action(PLACE, opts.placements[0] if len(opts.placements) == 1 else _choose(rng, m, opts.placements))
             else:
@@ -145,7 +141,7 @@ def played_questions(rules: GameRules, seed: int, turns: bool = False) -> Iterat
             steps.append((snap, _action_dict(a)))
             if out.settlement is not None and not turns:
                 s = out.settlement
-                yield "settle", {**_config_input(players, partnerships), "scores": list(s.scores_before),
+                yield "settle", {**config_input(players, partnerships), "scores": list(s.scores_before),
                                  "end": {k: v for k, v in s.end.to_dict().items() if v is not None},
                                  "remaining": [[str(t) for t in h] for h in (out.remaining or [])]}, \
                     f"{where}, hand {m.hand_no}, its settlement"
@@ -153,7 +149,8 @@ def played_questions(rules: GameRules, seed: int, turns: bool = False) -> Iterat
                 prev: dict[str, Any] = {"ended": out.hand_end.reason, "leader": leader}
                 if out.hand_end.seat is not None:
                     prev["last_tile_seat"] = out.hand_end.seat
-                yield "next-leader", {"players": players, "previous": prev}, f"{where}, after hand {m.hand_no}"
+                yield ("next-leader", {**config_input(players, partnerships), "previous": prev},
+                       f"{where}, after hand {m.hand_no}")
         for i, (snap, _) in enumerate(steps if turns else ()):
             for k in range(1, min(WINDOW, len(steps) - i) + 1):
                 yield ("turn", {**snap, "actions": [act for _, act in steps[i:i + k]]},

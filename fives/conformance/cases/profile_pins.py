@@ -19,6 +19,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator
 
 from fives.conformance.cases.fixtures import Case
@@ -26,7 +27,7 @@ from fives.conformance.cases.kinds import kind_named
 
 if TYPE_CHECKING:
     from fives.conformance.cases.expected_under import ProfilePlan
-    from fives.conformance.cases.selection import CaseFilters
+    from fives.conformance.cases.selection import CaseFilters, Selection
     from fives.profiles import Profile
     from fives.rules import GameRules
 
@@ -112,18 +113,30 @@ def rival_values(game: str, path: str, value: Any) -> list[Any]:
     return out
 
 
+def _alike_where_played(mine: Any, other: Any, counts: set[int] | None) -> bool:
+    """Whether two values by number of players agree at every count P's book plays: a rival
+    that differs only at a count the run under P skips as out of its scope plays as P there."""
+    if counts is None or not (isinstance(mine, dict) and isinstance(other, dict)):
+        return False
+    return all(mine.get(n) == other.get(n) for n in counts)
+
+
 def rivals(profile: Profile) -> list[Rival]:
     """P with each parameter it sets changed to each rival value; a rival that is no valid
-    profile (a deal too big for the set, a negative count) is no engine, and is left out."""
+    profile (a deal too big for the set, a negative count) is no engine, and is left out, and
+    so is one that differs only for setups P's book never plays (`players:`)."""
     from fives.profile_space import alternative_overrides
     from fives.profiles import make_profile, rules_under
     from fives.support.errors import UserError
 
+    counts = None if profile.players is None else {n for n, _ in profile.players}
     out = []
     for path in sorted(profile.overrides):
         if path == "points.unit":  # set with points.display_divisor, its one dimension
             continue
         for value in rival_values(profile.extends, path, profile.overrides[path]):
+            if _alike_where_played(profile.overrides[path], value, counts):
+                continue
             overrides = {**profile.overrides, **alternative_overrides(profile.extends, path, value)}
             overrides[path] = value
             try:
@@ -160,14 +173,15 @@ def _strip_messages(x: Any) -> Any:
     return x
 
 
-def _questions(rules: GameRules, seeds: int) -> Iterator[tuple[str, dict[str, Any], str]]:
+def _questions(rules: GameRules, seeds: int, setups: list[tuple[int, bool]] | None
+               ) -> Iterator[tuple[str, dict[str, Any], str]]:
     from fives.conformance.cases.pin_play import order_questions, played_questions, rule_questions
 
-    yield from rule_questions(rules)
-    yield from order_questions(rules)
+    yield from rule_questions(rules, setups)
+    yield from order_questions(rules, setups)
     for turns in (False, True):  # the cheap questions of every match first: a turn replays its actions
         for seed in range(seeds):
-            yield from played_questions(rules, seed, turns)
+            yield from played_questions(rules, seed, turns, setups)
 
 
 def _refused(answer: Any) -> bool:
@@ -192,7 +206,9 @@ def pin_cases(profile: Profile, seeds: int = SEEDS) -> Pins:
     numbered: dict[str, int] = {}
     pins: dict[str, str] = {}
     cases: list[Case] = []
-    for kind, input, where in _questions(rules, seeds):
+    # only in the setups P's book plays: a run under P skips the others as out of its scope
+    setups = list(profile.players) if profile.players is not None else None
+    for kind, input, where in _questions(rules, seeds, setups):
         if not todo:
             break
         got = _answer(kind, rules, input)
@@ -225,35 +241,76 @@ def pin_cases(profile: Profile, seeds: int = SEEDS) -> Pins:
 PIN_KINDS = ("setup", "next-leader", "legal-placements", "turn", "settle")
 
 
+def _names_pin(glob: str) -> bool:
+    """Whether an ID glob may match a pin (its ID starts PIN-)."""
+    return glob[:1] in "*?[P"
+
+
 def _may_select(filters: CaseFilters | None, game: str) -> bool:
-    """Whether the filters can select a pin at all (`--id ONE-CASE` must not pay for pins it drops)."""
+    """Whether the pins are needed: the filters can select one, or an ID option may name one
+    (judged against them: `--kind evaluate --id PIN-...` selects nothing, it is no typo).
+    `--id ONE-CASE` must not pay for pins it drops."""
     if filters is None:
+        return True
+    if any(_names_pin(g) for g in (*filters.ids, *filters.deselect, *filters.exclude)):
         return True
     caps = {kind_named(k).capability for k in PIN_KINDS}
     return ((not filters.games or game in filters.games) and (not filters.kinds or bool(set(filters.kinds) & set(PIN_KINDS)))
-            and (not filters.capabilities or bool(set(filters.capabilities) & caps))
-            and (not filters.ids or any(g[:1] in "*?[P" for g in filters.ids)))  # a pin's ID starts PIN-
+            and (not filters.capabilities or bool(set(filters.capabilities) & caps)) and not filters.ids)
+
+
+def _pins_for(profile: Profile, filters: CaseFilters | None, unchanged_only: bool, seeds: int = SEEDS) -> Pins | None:
+    """P's pins when the run may hold one; None under --unchanged-only (an engine of the seeds'
+    rules plays none of P's values) or for a profile that sets nothing."""
+    if unchanged_only or not profile.overrides or not _may_select(filters, profile.extends):
+        return None
+    return pin_cases(profile, seeds)
+
+
+def _joined(cases: list[Case], plan: ProfilePlan, chosen: list[Case], pins: Pins) -> tuple[list[Case], ProfilePlan]:
+    """The run's cases with the chosen pins after them, and the plan that names them (in
+    `changed` too: their expectation is P's)."""
+    ids = {c.id: pins.pins[c.id] for c in chosen}
+    return cases + chosen, dataclasses.replace(plan, changed=plan.changed | frozenset(ids), pinned=ids,
+                                               unpinned=pins.unpinned)
 
 
 def with_pins(cases: list[Case], plan: ProfilePlan, filters: CaseFilters | None = None,
               seeds: int = SEEDS) -> tuple[list[Case], ProfilePlan]:
     """The run's cases with P's pins added (those the filters select), and the plan that names
-    them (in `changed` too: their expectation is P's). None under --unchanged-only: an engine
-    of the seeds' rules plays none of P's values."""
-    if plan.unchanged_only or not plan.profile.overrides or not _may_select(filters, plan.profile.extends):
+    them. None under --unchanged-only."""
+    pins = _pins_for(plan.profile, filters, plan.unchanged_only, seeds)
+    if pins is None:
         return cases, plan
     have = {c.id for c in cases}
-    pins = pin_cases(plan.profile, seeds)
-    added = [c for c in pins.cases if c.id not in have and (filters is None or filters.matches(c))]
-    ids = {c.id: pins.pins[c.id] for c in added}
-    return cases + added, dataclasses.replace(plan, changed=plan.changed | frozenset(ids), pinned=ids,
-                                              unpinned=pins.unpinned)
+    return _joined(cases, plan, [c for c in pins.cases if c.id not in have and (filters is None or filters.matches(c))],
+                   pins)
 
 
 def plan_run(profile: Profile, cases: list[Case], filters: CaseFilters | None = None,
              unchanged_only: bool = False) -> tuple[list[Case], ProfilePlan]:
-    """`conformance run --rules P`'s cases and plan: the suite's expectations under P
-    (expected_under.plan_under), then the cases that pin P's values."""
+    """`conformance run --rules P`'s cases and plan for cases already selected: the suite's
+    expectations under P (expected_under.plan_under), then the cases that pin P's values."""
     from fives.conformance.cases.expected_under import plan_under
 
     return with_pins(*plan_under(profile, cases, unchanged_only=unchanged_only), filters)
+
+
+def select_run(roots: list[Path] | None, filters: CaseFilters, profile: Profile | None = None,
+               unchanged_only: bool = False) -> tuple[Selection, ProfilePlan | None]:
+    """The cases `conformance run` and `list` (and the pytest plugin) choose, and under --rules P
+    the plan: P's pins are cases of the suite like the others, so `--id`, `--deselect` and
+    `--exclude` name them and a glob is judged against the suite and the pins together; the
+    suite's cases chosen get their expectations under P, the pins chosen follow them."""
+    from fives.conformance.cases.expected_under import plan_under
+    from fives.conformance.cases.selection import load_selection
+
+    if profile is None:
+        return load_selection(roots, filters), None
+    pins = _pins_for(profile, filters, unchanged_only)
+    generated = {id(c) for c in pins.cases} if pins is not None else set()
+    chosen = load_selection(roots, filters, pins.cases if pins is not None else (), under_rules=True)
+    cases, plan = plan_under(profile, [c for c in chosen.cases if id(c) not in generated], unchanged_only=unchanged_only)
+    if pins is not None:
+        cases, plan = _joined(cases, plan, [c for c in chosen.cases if id(c) in generated], pins)
+    return dataclasses.replace(chosen, cases=cases), plan
