@@ -27,6 +27,7 @@ import time
 from typing import Any
 
 from fives.conformance.cases.kinds import load_kinds
+from fives.conformance.cases.match_state import action_input
 from fives.match import DRAW, PASS, PLACE, Action, Match
 from fives.profiles import load_profile, make_profile, rules_under, shipped_profiles
 from fives.rules import GameRules
@@ -75,20 +76,11 @@ def _state(m: Match) -> dict[str, Any]:
     return out
 
 
-def _action(a: Action) -> dict[str, Any]:
-    return {"action": PLACE, **a.placement.to_dict()} if a.kind == PLACE and a.placement else {"action": a.kind}
-
-
 def _keeps_for_later(m: Match, placements: list[Any]) -> bool:
     """Whether a seat that may draw while holding a playable tile (`drawing.while_playable:
     true`) draws: when no placement scores now, as digigamers' example keeps a tile back for a
     better score. The strategies only place, so without this steer play never takes the draw."""
-    for p in placements:
-        raw = m.layout.push(p)
-        m.layout.pop()
-        if raw:
-            return False
-    return True
+    return not any(m.layout.score_move(p.code) for p in placements)
 
 
 def _questions(rules: GameRules, players: int, partnerships: bool, seed: int):  # type: ignore[no-untyped-def]
@@ -115,7 +107,7 @@ def _questions(rules: GameRules, players: int, partnerships: bool, seed: int):  
             legal = {k: state[k] for k in ("players", "partnerships", "layout", "continuing", "drawn", "draws",
                                            "hand_number") if k in state}
             yield "legal-placements", {**legal, "hand": state["hands"][m.to_act], "boneyard": len(m.boneyard)}
-            yield "turn", {**state, "actions": [_action(a)]}
+            yield "turn", {**state, "actions": [action_input(a)]}
             m.apply(a)
 
 

@@ -28,7 +28,7 @@ from typing import Any, Iterator
 import yaml
 
 from fives.conformance.cases.kinds import load_kinds
-from fives.conformance.cases.match_state import legal_input, turn_input
+from fives.conformance.cases.match_state import action_input, legal_input, seeded_choice, turn_input
 from fives.match import DRAW, PASS, PLACE, Action, Match
 from fives.profile_space import OPENING_ORDERS, ORDER_COMPANIONS, alternatives, alternative_overrides, dimensions
 from fives.profiles import Profile, make_profile, rules_under
@@ -106,20 +106,6 @@ def answer(kind: str, rules: GameRules, input: dict[str, Any]) -> Any:
         return {"refused": str(e)}
 
 
-def action_dict(a: Action) -> dict[str, Any]:
-    if a.kind == PLACE and a.placement is not None:
-        return {"action": PLACE, **a.placement.to_dict()}
-    return {"action": a.kind}
-
-
-def choose(rng: random.Random, m: Match, placements: list[Any]) -> Any:
-    """Mostly greedy (scores reach the targets, and scoring rules show), sometimes random."""
-    if rng.random() < 0.3:
-        return rng.choice(placements)
-    best = max(m.layout.score_move(p.code) for p in placements)
-    return rng.choice([p for p in placements if m.layout.score_move(p.code) == best])
-
-
 def candidates(rules: GameRules, base: GameRules, seed: int, players: int, partnerships: bool
                ) -> Iterator[tuple[str, dict[str, Any], str]]:
     """(kind, input, where) of questions from one match played under `rules`."""
@@ -151,12 +137,12 @@ def candidates(rules: GameRules, base: GameRules, seed: int, players: int, partn
                 # shares nothing with the state's other cases (their anchors keep their bytes)
                 yield "turn", copy.deepcopy({**snap, "actions": [{"action": DRAW}]}), here
             if opts.placements:
-                a = Action(PLACE, opts.placements[0] if len(opts.placements) == 1 else choose(rng, m, opts.placements))
+                a = Action(PLACE, opts.placements[0] if len(opts.placements) == 1 else seeded_choice(rng, m, opts.placements))
             else:
                 a = Action(DRAW if opts.draw else PASS)
             leader = m.leader
             out = m.apply(a)
-            steps.append((snap, action_dict(a)))
+            steps.append((snap, action_input(a)))
             if out.settlement is not None:
                 s = out.settlement
                 yield "settle", {"players": players, **({"partnerships": True} if partnerships else {}),

@@ -8,9 +8,10 @@ so the cases written before it existed keep their bytes.
 """
 from __future__ import annotations
 
+import random
 from typing import Any
 
-from fives.match import Match
+from fives.match import PLACE, Action, Match
 from fives.rules import GameRules
 
 
@@ -61,3 +62,19 @@ def legal_input(state: dict[str, Any]) -> dict[str, Any]:
     out.update({"layout": state["layout"], "hand": state["hands"][state["seat"]], "boneyard": len(state["boneyard"])})
     out.update({k: state[k] for k in ("continuing", "drawn", "draws", "hand_number") if k in state})
     return out
+
+
+def action_input(a: Action) -> dict[str, Any]:
+    """An action as a `turn` input's `actions` entry: a placement's record, or the action's kind."""
+    if a.kind == PLACE and a.placement is not None:
+        return {"action": PLACE, **a.placement.to_dict()}
+    return {"action": a.kind}
+
+
+def seeded_choice(rng: random.Random, m: Match, placements: list[Any]) -> Any:
+    """The seeded self-play's placement: mostly greedy (scores reach the targets, and scoring
+    rules show), sometimes random. One draw sequence for every generator, so a seed plays alike."""
+    if rng.random() < 0.3:
+        return rng.choice(placements)
+    best = max(m.layout.score_move(p.code) for p in placements)
+    return rng.choice([p for p in placements if m.layout.score_move(p.code) == best])

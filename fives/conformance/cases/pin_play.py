@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 from typing import Any, Iterator
 
-from fives.conformance.cases.match_state import config_input, legal_input, turn_input
+from fives.conformance.cases.match_state import action_input, config_input, legal_input, seeded_choice, turn_input
 from fives.match import DRAW, PASS, PLACE, Action, Match
 from fives.rules import GameRules
 from fives.settlement import configure
@@ -93,20 +93,6 @@ def _tiles(texts: list[str]) -> list[Tile]:
     return [parse_tile(t) for t in texts]
 
 
-def _action_dict(a: Action) -> dict[str, Any]:
-    if a.kind == PLACE and a.placement is not None:
-        return {"action": PLACE, **a.placement.to_dict()}
-    return {"action": a.kind}
-
-
-def _choose(rng: random.Random, m: Match, placements: list[Any]) -> Any:
-    """Mostly greedy (scores reach the targets, and scoring rules show), sometimes random."""
-    if rng.random() < 0.3:
-        return rng.choice(placements)
-    best = max(m.layout.score_move(p.code) for p in placements)
-    return rng.choice([p for p in placements if m.layout.score_move(p.code) == best])
-
-
 def played_questions(rules: GameRules, seed: int, turns: bool = False,
                      setups: Setups | None = None) -> Iterator[Question]:
     """Questions on the states of one seeded match under `rules` (its configuration by the seed):
@@ -133,12 +119,12 @@ def played_questions(rules: GameRules, seed: int, turns: bool = False,
             if not turns:
                 yield "legal-placements", legal_input(snap), f"{where}, hand {m.hand_no}, action {len(steps)}"
             if opts.placements:
-                a = Action(PLACE, opts.placements[0] if len(opts.placements) == 1 else _choose(rng, m, opts.placements))
+                a = Action(PLACE, opts.placements[0] if len(opts.placements) == 1 else seeded_choice(rng, m, opts.placements))
             else:
                 a = Action(DRAW if opts.draw else PASS)
             leader = m.leader
             out = m.apply(a)
-            steps.append((snap, _action_dict(a)))
+            steps.append((snap, action_input(a)))
             if out.settlement is not None and not turns:
                 s = out.settlement
                 yield "settle", {**config_input(players, partnerships), "scores": list(s.scores_before),
