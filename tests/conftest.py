@@ -1,7 +1,8 @@
-"""Shared test helpers: random legal layouts built from a seed."""
+"""Shared test helpers: random legal layouts built from a seed, and a private fixture cache."""
 from __future__ import annotations
 
 import random
+from typing import Iterator
 
 import pytest
 
@@ -27,3 +28,13 @@ def random_layout(game: str, rng: random.Random, size: int | None = None) -> Lay
 @pytest.fixture(params=GAMES)
 def game(request: pytest.FixtureRequest) -> str:
     return request.param
+
+
+@pytest.fixture(scope="module")
+def module_fixture_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """One private fixture cache for a module: its first suite load fills it, the rest are
+    quick (a module opts in with `pytestmark = pytest.mark.usefixtures("module_fixture_cache")`)."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("FIVES_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
+        mp.delenv("FIVES_NO_CACHE", raising=False)
+        yield

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 from click.testing import CliRunner, Result
@@ -16,13 +15,7 @@ from fives.conformance.cases.fixtures import load_cases
 SNIFF_FIGURES = str(paths.FIXTURES / "seed" / "american-sniff-figures.yaml")
 
 
-@pytest.fixture(scope="module", autouse=True)
-def warm_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
-    """One private fixture cache for the module: the first load fills it, the rest are quick."""
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("FIVES_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
-        mp.delenv("FIVES_NO_CACHE", raising=False)
-        yield
+pytestmark = pytest.mark.usefixtures("module_fixture_cache")  # tests/conftest.py
 
 
 def fives(*args: str) -> Result:

@@ -4,7 +4,6 @@ the pytest plugin share (profile_pins.select_run)."""
 from __future__ import annotations
 
 import json
-from typing import Iterator
 
 import pytest
 from click.testing import CliRunner, Result
@@ -20,12 +19,7 @@ P = "racehorse-rice"  # one value (its target), pinned by three `setup` question
 PINS = ["PIN-horse-race-target-raw-1", "PIN-horse-race-target-raw-2", "PIN-horse-race-target-raw-3"]
 
 
-@pytest.fixture(scope="module", autouse=True)
-def warm_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("FIVES_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
-        mp.delenv("FIVES_NO_CACHE", raising=False)
-        yield
+pytestmark = pytest.mark.usefixtures("module_fixture_cache")  # tests/conftest.py
 
 
 def fives(*args: str) -> Result:
