@@ -234,9 +234,28 @@ def _decode(blob: bytes, key: str, secret: bytes) -> Any | None:
         return None
 
 
+#: The name ending of a prebuilt entry whose document has integer keys: its body is the pairs
+#: form of KEYED_FORMAT (`<key>.json` holds a plain document, `<key>.pairs.json` a paired one).
+PREBUILT_PAIRS_SUFFIX = ".pairs.json"
+
+
+def prebuilt_entry(key: str, data: Any) -> tuple[str, Any]:
+    """The file name and the JSON body of the prebuilt entry for `data` (json_safe, int keys
+    allowed): a document with integer keys is written in pairs, under its own name ending."""
+    if json_safe(data):
+        return f"{key}.json", data
+    return f"{key}{PREBUILT_PAIRS_SUFFIX}", _pairs_of(data)
+
+
 def _read_prebuilt(folder: Path, key: str) -> Any | None:
-    try:
-        blob = read_regular_file(folder / f"{key}.json", MAX_ENTRY_BYTES)
-        return json.loads(blob)
-    except (OSError, ValueError):
-        return None
+    for name, paired in ((f"{key}.json", False), (f"{key}{PREBUILT_PAIRS_SUFFIX}", True)):
+        try:
+            blob = read_regular_file(folder / name, MAX_ENTRY_BYTES)
+        except OSError:
+            continue
+        try:
+            data = json.loads(blob)
+            return _unpairs(data) if paired else data
+        except (ValueError, RecursionError, TypeError):
+            return None
+    return None

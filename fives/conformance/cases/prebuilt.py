@@ -6,7 +6,8 @@ bundled cases costs seconds. So the build (setup.py, `build_py`) runs
     python -m fives.conformance.cases.prebuilt OUT
 
 against the package it has just assembled: every bundled fixture file, golden suite and
-perft table is parsed and validated from its source, and written as `OUT/<key>.json`, where
+perft table is parsed and validated from its source, and written as `OUT/<key>.json` (or
+`OUT/<key>.pairs.json` for a document with YAML's integer keys, in the fixture cache's pairs form), where
 the key is the fixture cache's (fives/conformance/cases/fixture_cache.py: the SHA-256 of the
 file's bytes and of everything validation depends on). The build then loads the suite back
 through these entries and checks it equals the suite loaded from the sources.
@@ -22,7 +23,7 @@ import json
 import sys
 from pathlib import Path
 
-from fives.conformance.cases.fixture_cache import FixtureCache, json_safe
+from fives.conformance.cases.fixture_cache import FixtureCache, json_safe, prebuilt_entry
 from fives.conformance.cases.fixtures import Case, load_cases
 from fives.support.errors import UserError
 from fives.support.writing import write_output
@@ -30,13 +31,13 @@ from fives.support.writing import write_output
 
 def build(out: Path) -> int:
     """Write the entries of every bundled fixture file into `out`; how many files (a file
-    JSON cannot hold, e.g. with YAML's integer keys, is left to be parsed at run time)."""
+    JSON cannot hold even in pairs, e.g. with YAML's dates, is left to be parsed at run time)."""
     collector = _Collector()
     fresh = load_cases(cache=collector)  # parsed and validated from the sources (UserError)
     out.mkdir(parents=True, exist_ok=True)
     for key, data in sorted(collector.entries.items()):
-        body = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-        write_output(body, out / f"{key}.json")
+        name, shape = prebuilt_entry(key, data)
+        write_output(json.dumps(shape, ensure_ascii=False, separators=(",", ":")), out / name)
     check(out, fresh, len(collector.entries))
     return len(collector.entries)
 
@@ -71,7 +72,7 @@ class _Collector(FixtureCache):
         return None
 
     def put(self, key: str, data: object) -> None:
-        if json_safe(data):  # else (YAML's integer keys, dates) the file is parsed at run time
+        if json_safe(data, int_keys=True):  # else (YAML's dates, ...) the file is parsed at run time
             self.entries[key] = data
         else:
             self.skipped += 1
