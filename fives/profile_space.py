@@ -112,6 +112,14 @@ DIMENSIONS: tuple[Dimension, ...] = (
     Dimension("opening.scope", BOTH, ("SN-LEAD-2", "HR-LEAD-2"),
               "the opening requirement binds every hand's leader, or the first hand's only",
               inert_under=("opening.requires", "any")),
+    # issue 39, last for the same reason: seat tie-breaks and a blocked hand's own award
+    Dimension("settlement.tie_break", HR, ("HR-SETTLE-6", "HR-SETTLE-7"),
+              "sides tied for lowest in a blocked hand all win it, or the one holding the lowest seat alone"),
+    Dimension("settlement.blocked_award", BOTH, ("SN-SETTLE-1", "HR-SETTLE-2", "HR-SETTLE-3"),
+              "a blocked hand's winner scores the others' pips, as on going out, or the others' pips minus its own",
+              inert_under=("settlement.kind", "deduct-per-seat")),
+    Dimension("match_end.tie_break", BOTH, ("SN-MATCH-1", "HR-MATCH-2"),
+              "sides that win the match together share the win, or the one holding the lowest seat wins alone"),
 )
 
 
@@ -142,7 +150,7 @@ def alternatives(game: str) -> dict[str, list[Any]]:
 
 #: the settlement parameters that only an award to the hand's winner reads (`settlement.kind`)
 AWARD_PARAMETERS = ("settlement.award_rounding", "settlement.blocked_winner", "settlement.subtract_winner_own",
-                    "settlement.ties")
+                    "settlement.ties", "settlement.tie_break", "settlement.blocked_award")
 
 
 #: what an `opening.order` sets with it: the rules that read the order

@@ -8,6 +8,7 @@ Scores are kept in the game's score unit: raw points for Sniff, displayed points
 """
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -174,6 +175,38 @@ class Settlement:
             return [side for side in over if scores[side] == best]
         return over
 
+    def lowest_seat_side(self, sides: list[int]) -> list[int]:
+        """Of several sides, the one holding the lowest seat, alone (a seat tie-break)."""
+        return [min(sides, key=lambda side: min(self.config.sides[side]))] if len(sides) > 1 else sides
+
+    def break_hand_tie(self, winners: list[int]) -> list[int]:
+        """Sides tied for lowest in a blocked hand all win it (HR-SETTLE-6, HR-SETTLE-7); as a
+        variant (`settlement.tie_break: lowest-seat`) the tied side holding the lowest seat wins
+        alone. Read after `settlement.ties`, so `ties: nobody` still gives nobody."""
+        if self.params.get("tie_break", "none") == "lowest-seat":
+            return self.lowest_seat_side(winners)
+        return winners
+
+    def break_match_tie(self, winners: list[int]) -> list[int]:
+        """Sides winning the match together share the win (HR-MATCH-2); as a variant
+        (`match_end.tie_break: lowest-seat`) the one holding the lowest seat wins alone. Read
+        after `match_end.simultaneous_winners`."""
+        if self.rules.match_end.get("tie_break", "none") == "lowest-seat":
+            return self.lowest_seat_side(winners)
+        return winners
+
+    def award_rules(self, end: HandEnd) -> "Settlement":
+        """The settlement an award is computed under: this one (the seeds: a blocked hand's award
+        is a going-out award, HR-SETTLE-2, HR-SETTLE-3), or, as a variant
+        (`settlement.blocked_award: others-minus-own`), for a blocked hand this one with the
+        winner's own pips subtracted, as `subtract_winner_own: true` subtracts them always."""
+        if (end.reason == BLOCKED and self.params.get("blocked_award", "others") == "others-minus-own"
+                and not self.params.get("subtract_winner_own")):
+            view = copy.copy(self)  # a subclass (a mutant's hooks) stays itself
+            view.params = {**self.params, "subtract_winner_own": True}
+            return view
+        return self
+
     # -- the settlement ---------------------------------------------------------------------
     def apply_changes(self, scores: list[int], changes: list[int]) -> tuple[list[int], list[int]]:
         """Add all of a settlement's changes together, then check the target once."""
@@ -181,7 +214,7 @@ class Settlement:
         floor = self.params.get("floor")
         if floor is not None:
             after = [max(floor, s) for s in after]
-        return after, self.match_winners(after)
+        return after, self.break_match_tie(self.match_winners(after))
 
     def settle(self, scores: list[int], end: HandEnd, pips: list[int]) -> SettlementResult:
         cfg = self.config
@@ -208,12 +241,13 @@ class Settlement:
                 deductions.append({"side": side, "seats": list(seats), "points": points})
                 changes[side] -= points  # nobody gains from others' hands (SN-SETTLE-4)
         elif kind == "award-to-winner":
-            winners_of_hand = self.hand_winners(end, totals)
+            award = self.award_rules(end)
+            winners_of_hand = award.break_hand_tie(award.hand_winners(end, totals))
             for side in winners_of_hand:
-                counted = self.award_seats(side, end)
-                total = self.award_total(sum(pips[s] for s in counted), totals[side])
-                r = self.award_rounded([pips[s] for s in counted], totals[side])
-                points = self.award_points(r, len(winners_of_hand))
+                counted = award.award_seats(side, end)
+                total = award.award_total(sum(pips[s] for s in counted), totals[side])
+                r = award.award_rounded([pips[s] for s in counted], totals[side])
+                points = award.award_points(r, len(winners_of_hand))
                 awards.append({"side": side, "from_seats": counted, "pips": total, "rounded": r, "points": points})
                 changes[side] += points
         else:

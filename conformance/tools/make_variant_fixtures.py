@@ -47,10 +47,12 @@ def canonical(x: Any) -> str:
 #: values whose effect play never shows alone: the companion overrides both P and B carry
 COMPANIONS: dict[tuple[str, Any], dict[str, Any]] = {
     ("match_end.simultaneous_winners", canonical("highest")): {"match_end.on_placement": "hand-end"},
+    ("match_end.tie_break", canonical("lowest-seat")): {"match_end.on_placement": "hand-end"},
     # an award's details show only under an award (Sniff deducts): a no-op for Horse Race
     **{(path, canonical(v)): {"settlement.kind": "award-to-winner"} for path, v in (
         ("settlement.award_rounding", "per-opponent"), ("settlement.blocked_winner", "nobody"),
-        ("settlement.subtract_winner_own", True), ("settlement.ties", "split"), ("settlement.ties", "nobody"))},
+        ("settlement.subtract_winner_own", True), ("settlement.ties", "split"), ("settlement.ties", "nobody"),
+        ("settlement.blocked_award", "others-minus-own"))},
     # a scope shows only where an opening is required: both P and B require the highest double,
     # so the cases show the scope itself (a later hand's leader opens with any tile)
     ("opening.scope", canonical("first-hand")): {"opening.requires": "highest-double"},
