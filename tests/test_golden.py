@@ -297,15 +297,17 @@ main(["golden", "generate", "--game", "horse-race", "--cases", "100000", "--seed
 
 
 def _start_and_wait_for_files(out: Path, *extra: str) -> tuple[subprocess.Popen, Path]:
+    # its own process group, so a kill reaches the generation's workers too (a SIGKILL of the
+    # parent alone left two workers generating 100,000 cases for an hour, loading every later test)
     proc = subprocess.Popen([sys.executable, "-c", _KILL_SCRIPT, str(out), *extra],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
     deadline = time.monotonic() + 240  # v2 plays whole matches: the first files take longer on a busy machine
     while time.monotonic() < deadline:
         stages = [p for p in out.parent.iterdir() if p.name.startswith(f".{out.name}.partial-")]
         if stages and len(list(stages[0].rglob("*.yaml"))) >= 10:
             return proc, stages[0]
         time.sleep(0.05)
-    proc.kill()
+    os.killpg(proc.pid, signal.SIGKILL)
     raise AssertionError("the generation never wrote its files")
 
 
@@ -314,7 +316,7 @@ def test_killed_generation_leaves_a_folder_both_commands_reject(suite: Path, tmp
     out = copy(suite, tmp_path)
     before = tree(out)
     proc, stage = _start_and_wait_for_files(out, "--force", "--jobs", "2")
-    proc.kill()
+    os.killpg(proc.pid, signal.SIGKILL)  # the command and its workers, as a machine's crash would
     proc.wait()
     assert tree(out) == before  # the old suite is untouched
     r = invoke("golden", "verify", str(stage))
