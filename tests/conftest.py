@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import random
+import signal
 from typing import Iterator
 
 import pytest
@@ -9,6 +10,13 @@ import pytest
 from fives.layout import Layout
 from fives.rules import load_rules
 from fives.tiles import ALL_TILES
+
+# A suite started in the background by a shell without job control (`cmd &`, nohup) inherits
+# SIGINT ignored, and so would every command a test starts: Python then installs no Ctrl-C
+# handler, and each SIGINT test sees exit 0. A handler here makes the children start with the
+# default disposition again (an ignored signal stays ignored across exec; a handled one resets).
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 GAMES = ("american-sniff", "horse-race")
 
