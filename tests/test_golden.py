@@ -311,13 +311,47 @@ def _start_and_wait_for_files(out: Path, *extra: str) -> tuple[subprocess.Popen,
     raise AssertionError("the generation never wrote its files")
 
 
-@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def _group_empties(pgid: int, within: float) -> bool:
+    """Whether every process of the group is gone before the deadline (waits for the event)."""
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        if not _live_members(pgid):
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def _live_members(pgid: int) -> list[int]:
+    # a zombie is dead: a container's pid 1 may never reap it, so /proc's state decides
+    members = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == pgid and fields[0] != "Z":
+            members.append(int(stat.parent.name))
+    return members
+
+
+def _kill_group(pgid: int) -> None:
+    try:
+        os.killpg(pgid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="POSIX signals, /proc")
 def test_killed_generation_leaves_a_folder_both_commands_reject(suite: Path, tmp_path: Path) -> None:
     out = copy(suite, tmp_path)
     before = tree(out)
     proc, stage = _start_and_wait_for_files(out, "--force", "--jobs", "2")
-    os.killpg(proc.pid, signal.SIGKILL)  # the command and its workers, as a machine's crash would
-    proc.wait()
+    try:
+        proc.kill()  # the command alone, as the OOM killer would: its workers must die with it
+        proc.wait()
+        assert _group_empties(proc.pid, within=60), "a worker outlived its SIGKILLed parent"
+    finally:
+        _kill_group(proc.pid)
     assert tree(out) == before  # the old suite is untouched
     r = invoke("golden", "verify", str(stage))
     assert r.exit_code == 2 and "no manifest.yaml" in r.output
