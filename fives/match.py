@@ -308,7 +308,8 @@ class Match:
         self.rng.shuffle(tiles)
         n, h = self.config.players, self.config.hand_size
         self.hands = [sorted(tiles[i * h:(i + 1) * h]) for i in range(n)]
-        self.boneyard = tiles[n * h:]
+        # deal.dead: the next tiles are set aside face down, out of play (none in the seeds)
+        self.boneyard = tiles[n * h + self.rules.dead_tiles(n):]
         lot = None
         leader = self.next_leader if self.hand_no else self._hook_first_leader()
         if leader is None:
@@ -520,5 +521,6 @@ class Match:
 
     # -- views ----------------------------------------------------------------------------
     def tiles_accounted(self) -> list[Tile]:
-        """Every tile in a hand, the layout or the boneyard (all 28 during a dealt hand)."""
+        """Every tile in a hand, the layout or the boneyard (all 28 during a dealt hand, but the
+        tiles `deal.dead` sets aside)."""
         return sorted([t for h in self.hands for t in h] + self.layout.tiles + self.boneyard)

@@ -120,6 +120,10 @@ DIMENSIONS: tuple[Dimension, ...] = (
               inert_under=("settlement.kind", "deduct-per-seat")),
     Dimension("match_end.tie_break", BOTH, ("SN-MATCH-1", "HR-MATCH-2"),
               "sides that win the match together share the win, or the one holding the lowest seat wins alone"),
+    Dimension("deal.dead", BOTH, ("SN-DEAL-1", "HR-DEAL-1"),
+              "tiles set aside at the deal, face down, by number of players: never drawn, in no boneyard, "
+              "nobody's at the hand's end",
+              ({2: 1, 3: 1, 4: 1},)),
 )
 
 

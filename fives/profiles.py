@@ -17,7 +17,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Mapping
 
-from fives.rules import GameRules, build_rules, game_data, game_ids, load_rules, validate_game_data
+from fives.rules import GameRules, build_rules, check_deal, game_data, game_ids, load_rules, validate_game_data
 from fives.support import paths, schema_memo
 from fives.support.errors import UserError
 from fives.support.sanitize import quote
@@ -167,6 +167,7 @@ def _rules_of(profile: Profile, where: str) -> GameRules:
     if got is None:
         data = _apply(game_data(profile.extends), profile.overrides)
         validate_game_data(data, where)
+        check_deal(data, where)
         got = build_rules(data, where, profile)
         if len(_UNDER) >= 256:  # `fives serve` may be told ever new profiles: keep memory bounded
             _UNDER.clear()

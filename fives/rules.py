@@ -67,7 +67,14 @@ class GameRules:
     def layout_cap(self, players: int) -> int:
         """The most tiles a layout can hold in a hand of `players`: the hand ends when one seat
         goes out, so every other seat still holds a tile, and the boneyard's reserve is never drawn."""
-        return len(ALL_TILES) - (players - 1) - self.boneyard_reserve.get(players, 0)
+        return len(ALL_TILES) - (players - 1) - self.boneyard_reserve.get(players, 0) - self.dead_tiles(players)
+
+    def dead_tiles(self, players: int) -> int:
+        """`deal.dead`: tiles set aside at the deal, face down (never drawn, in no boneyard and
+        nobody's at the hand's end); 0 in the seeds. Read from the document, not a field, so the
+        rules' constructor (whose mutants the suite's kill list numbers) is unchanged."""
+        dead = self.raw.get("deal", {}).get("dead", {})
+        return int(dead.get(players, dead.get(str(players), 0)))
 
     @property
     def most_tiles_laid(self) -> int:
@@ -123,6 +130,7 @@ def _load_rules(path: Path) -> GameRules:
     if not schema_memo.known_valid(schema_bytes, text.encode("utf-8")):
         _check_game_data(data, str(path))
         schema_memo.remember_valid(schema_bytes, text.encode("utf-8"))
+    check_deal(data, str(path))
     return build_rules(data, str(path))
 
 
@@ -138,6 +146,18 @@ def _check_game_data(data: dict[str, Any], name: str, check: Any = schema_memo.f
     if e is not None:
         where = "/".join(str(p) for p in e.absolute_path) or "(top)"
         raise UserError(f"{name}: {where}: {e.message}") from None
+
+
+def check_deal(data: dict[str, Any], name: str) -> None:
+    """UserError when hands, the never-drawn reserve and the tiles set aside (`deal.dead`)
+    need more tiles than the set holds."""
+    def by_n(d: dict[Any, Any]) -> dict[int, int]:
+        return {int(k): int(v) for k, v in d.items()}
+    reserve, dead = by_n(data["deal"].get("reserve", {})), by_n(data["deal"].get("dead", {}))
+    for n, h in by_n(data["deal"]["hand_size"]).items():
+        if dead.get(n, 0) and n * h + reserve.get(n, 0) + dead[n] > data["set"]["tiles"]:
+            raise UserError(f"{name}: deal/dead: {n} players of {h} tiles, a reserve of {reserve.get(n, 0)} and "
+                            f"{dead[n]} tiles set aside need more than {data['set']['tiles']} tiles")
 
 
 #: the highest target a profile may set, in raw points (the rule books' highest is 250 for two

@@ -131,16 +131,16 @@ def legal_problems(rules: GameRules, input: dict[str, Any]) -> list[str]:
     layout = built[0]
     out = []
     h, p = config.hand_size, config.players
-    undealt = TILES - p * h
+    undealt = TILES - p * h - rules.dead_tiles(p)  # deal.dead: set aside, in no boneyard
     bone = input.get("boneyard", 0)
     bone = bone if isinstance(bone, int) and not isinstance(bone, bool) else 0
     if not hand:
         out.append("the seat to act holds no tile: its hand would have ended")
     if bone > undealt:
         out.append(f"a boneyard of {bone}: only {undealt} tiles are left after the deal")
-    if len(layout) + len(hand) + (p - 1) > TILES - bone:
+    if len(layout) + len(hand) + (p - 1) > TILES - rules.dead_tiles(p) - bone:
         out.append(f"{len(layout)} layout tiles, {len(hand)} in hand, {bone} in the boneyard and a tile for each "
-                   f"of the {p - 1} other seat(s) are more than the {TILES} tiles")
+                   f"of the {p - 1} other seat(s) are more than the {TILES - rules.dead_tiles(p)} tiles in play")
     out += _continuation_problems(rules, config, input, records, bone < undealt)
     if not len(layout) and _opening_any(rules) and (len(hand) != h or bone != undealt):
         out.append(f"an empty layout is the start of a hand: the leader holds {h} tiles and the boneyard {undealt}")
@@ -162,7 +162,8 @@ def _continuation_problems(rules: GameRules, config: MatchConfig, input: dict[st
 
 def complete(rules: GameRules, input: dict[str, Any]) -> dict[str, Any]:
     """A `turn` state with every tile the state leaves out added at the bottom of the
-    boneyard, in tile order (the input is not changed)."""
+    boneyard, in tile order, but the last `deal.dead` of them: those stay set aside (the input
+    is not changed)."""
     out = copy.deepcopy(input)
     listed: set[Tile] = set()
     built = _layout(rules, input.get("layout", []))
@@ -174,7 +175,10 @@ def complete(rules: GameRules, input: dict[str, Any]) -> dict[str, Any]:
         if tiles is None:
             return out
         listed.update(tiles)
-    out["boneyard"] = list(out.get("boneyard", [])) + [str(t) for t in ALL_TILES if t not in listed]
+    left = [str(t) for t in ALL_TILES if t not in listed]
+    players = input.get("players")
+    dead = rules.dead_tiles(players) if isinstance(players, int) and not isinstance(players, bool) else 0
+    out["boneyard"] = list(out.get("boneyard", [])) + left[:max(0, len(left) - dead)]
     return out
 
 
@@ -195,8 +199,10 @@ def turn_problems(rules: GameRules, input: dict[str, Any]) -> list[str]:
     reserve = rules.boneyard_reserve.get(p, 0)  # boneyard tiles never drawn
     sizes = [len(x) for x in hands if x is not None]
     listed = len(layout) + sum(sizes) + len(bone)
-    if listed != TILES:
-        out.append(f"{listed} tiles in the layout, hands and boneyard: a deal accounts for all {TILES}")
+    in_play = TILES - rules.dead_tiles(p)  # deal.dead: the tiles set aside are listed nowhere
+    if listed != in_play:
+        out.append(f"{listed} tiles in the layout, hands and boneyard: a deal accounts for all {TILES}"
+                   + (f" but the {TILES - in_play} set aside" if in_play != TILES else ""))
     for s, n in enumerate(sizes):
         if n == 0:
             out.append(f"seat {s} holds no tile: the hand would have ended when it went out")
@@ -241,7 +247,7 @@ def settle_problems(rules: GameRules, input: dict[str, Any]) -> list[str]:
         every = [t for x in hands if x is not None for t in x]
         if len(set(every)) < len(every):
             out.append("a tile remains in two places: every tile of the set is dealt once")
-        placed = TILES - rules.boneyard_reserve.get(config.players, 0) - len(every)
+        placed = TILES - rules.boneyard_reserve.get(config.players, 0) - rules.dead_tiles(config.players) - len(every)
         for s, x in enumerate(hands):
             if s != gone and not x:
                 out.append(f"seat {s} holds no tile, yet "

@@ -6,6 +6,7 @@ chooses, so the search does not try a fixed list: the engine's failing answers s
 values to try. A `setup` answer states its hand size and target; a `match-end` or `settle`
 answer that ends the match where the rules play on names a score at which the engine's target
 lies; a `turn` whose draw the engine refuses leaves the boneyard's never-drawn reserve; a
+`setup` answer whose boneyard is short of what its deal leaves sets those tiles aside; a
 Sniff settlement's rounded pips show the multiple and the remainder that rounds up. Each
 value read is a candidate like any other: the search checks it against every case.
 """
@@ -56,6 +57,7 @@ def readings(game: str, failing: list[CaseResult], rules: dict[str, Any]) -> dic
     targets: list[tuple[int, int]] = []  # stated by a setup answer
     bounds: list[tuple[int, int]] = []  # a match ended there: the target is at most that
     reserves: list[tuple[int, int]] = []
+    dead: list[tuple[int, int]] = []  # a setup answer's boneyard short of what the deal leaves
     rounded: list[tuple[int, int]] = []
     divisors: Counter[int] = Counter()
     for r in failing:
@@ -66,6 +68,8 @@ def readings(game: str, failing: list[CaseResult], rules: dict[str, Any]) -> dic
         if case.kind == "setup" and _num(n):
             if _num(got.get("hand_size")):
                 hands.append((n, got["hand_size"]))
+                if _num(got.get("boneyard")) and 0 < 28 - n * got["hand_size"] - got["boneyard"] < 28:
+                    dead.append((n, 28 - n * got["hand_size"] - got["boneyard"]))  # set aside at the deal
             if _num(got.get("target_raw")):
                 targets.append((n, got["target_raw"]))
             if _num(got.get("target_raw")) and _num(got.get("target_display")) and got["target_display"] > 0 \
@@ -96,7 +100,8 @@ def readings(game: str, failing: list[CaseResult], rules: dict[str, Any]) -> dic
     # bounds it (a match ended at 245 is one of target 150 as well): read where none is stated
     stated = {n for n, _ in targets}
     targets += [(n, v) for n, v in bounds if n not in stated]
-    for path, read in (("deal.hand_size", hands), ("target.raw", targets), ("deal.reserve", reserves)):
+    for path, read in (("deal.hand_size", hands), ("target.raw", targets), ("deal.reserve", reserves),
+                       ("deal.dead", dead)):
         now = rules.get(path)
         if isinstance(now, dict):
             out[path] = _by_players(read, {int(k): v for k, v in now.items()})

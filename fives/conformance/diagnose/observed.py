@@ -1,5 +1,5 @@
 """Only what was observed (spec/diagnose.md, "Only what the answers showed"): a by-players value
-(a hand size, a target, a reserve for 2, 3 and 4 players) is stated in the inferred profile only
+(a hand size, a target, a reserve, the tiles set aside, for 2, 3 and 4 players) is stated in the inferred profile only
 for the player counts of the cases its cause explains; every other count is left to the base
 game (the base profile's value under --rules BASE, the seeds' otherwise), and the report says so.
 A candidate gives a value for every count (one value for all, or a variant file's), but an

@@ -73,7 +73,8 @@ def rare_turn(rng: random.Random, rules: GameRules) -> dict[str, Any] | None:
         hands = [sorted(tiles[s * h:(s + 1) * h]) for s in range(players)]
         try:
             match = Match.from_state(rules, config, scores=_scores(rng, rules, config), layout=[], hands=hands,
-                                     boneyard=tiles[players * h:], seat=rng.randrange(players))
+                                     boneyard=tiles[players * h + rules.dead_tiles(players):],
+                                     seat=rng.randrange(players))
         except (IllegalAction, ValueError):
             continue
         strategies = make_strategies([rng.choice(["random", "greedy"])], config, rng.randrange(1 << 30))

@@ -68,7 +68,7 @@ def small_state(rng: random.Random, rules: GameRules, late: bool = False,
         tiles.sort(key=lambda t: t.high > 2 and t.low > 0)
     h = config.hand_size
     hands: list[list[Tile]] = [sorted(tiles[s * h:(s + 1) * h]) for s in range(players)]
-    boneyard = tiles[players * h:]
+    boneyard = tiles[players * h + rules.dead_tiles(players):]  # deal.dead: set aside, out of play
     try:
         match = Match.from_state(rules, config, scores=_scores(rng, rules, config), layout=[], hands=hands,
                                  boneyard=boneyard, seat=rng.randrange(players))

@@ -17,7 +17,7 @@ def setup_answer(rules: GameRules, players: int, partnerships: bool) -> dict[str
     hand = rules.hand_size[players]
     teams = [list(t) for t in rules.teams] if partnerships else [[s] for s in range(players)]
     target = rules.target_raw[players]
-    return {"valid": True, "hand_size": hand, "boneyard": 28 - hand * players, "teams": teams,
+    return {"valid": True, "hand_size": hand, "boneyard": 28 - hand * players - rules.dead_tiles(players), "teams": teams,
             "target_raw": target, "target_display": target // rules.display_divisor}
 
 
