@@ -148,6 +148,11 @@ def next_leader_question(rng: random.Random, rules: GameRules) -> dict[str, Any]
     players = rng.choice(sorted({n for n, _ in rules.configurations()}))
     previous = rng.choice([None, {"ended": "blocked"},
                            {"ended": "gone-out", "last_tile_seat": rng.randrange(players)}])
+    # a leader rule that reads the previous hand's leader (next-seat, same-leader) is asked with
+    # one: without it those rules answer as each other. The seeds read none: their draws are unchanged
+    if previous is not None and {rules.lead["after_blocked"], rules.lead["after_gone_out"]} & {"next-seat",
+                                                                                               "same-leader"}:
+        previous["leader"] = rng.randrange(players)
     inp: dict[str, Any] = {"players": players, "previous": previous}
     if (players, False) not in rules.configurations():  # 4 Sniff players always play in partnerships: say so
         inp["partnerships"] = True  # (next-leader refuses a configuration the game lacks, spec/play.md)
