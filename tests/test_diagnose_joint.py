@@ -131,3 +131,38 @@ def test_an_engine_with_an_order_no_book_lists_is_named_with_its_exact_order(tmp
                                    mutants=False, budget=Budget(120.0)))
     assert out.diagnosis.combined["horse-race"]["opening.order"] == ALL_FIVES and out.conforms
     assert any("separating probe(s) asked which of two doubles opens" in n for n in out.notes)
+
+
+def _ended(players: int, at: int) -> CaseResult:
+    # a match the engine ended at `at` where the seeds play on
+    scores = [at] + [0] * (players - 1) if players < 4 else [at, 0]
+    return CaseResult(Case(f"m{players}-{at}", "match-end", SN, ("SN-MATCH-1",), {}, {"players": players},
+                           {"winners": []}, "t"), "failed", ["differs"], Outcome("ok", {"winners": [0], "scores": scores}))
+
+
+def test_a_match_ended_at_or_above_the_base_target_bounds_no_target() -> None:
+    # Sniff's seeds play to 250 with two players, 200 with three or four: a match ended at 215
+    # bounds a two-player target (215 < 250) but says nothing of three players' (215 >= 200:
+    # the match ended by another rule, a settlement's); benchmark miss 18 read 215 for both
+    got = readings(SN, [_ended(2, 215), _ended(3, 215)], parameters(SN))
+    assert got["target.raw"][0] == {2: 215, 3: 200, 4: 200}
+    assert readings(SN, [_ended(3, 215), _ended(3, 200)], parameters(SN))["target.raw"] == []
+
+
+@pytest.mark.slow  # the Sniff suite twice in process: a few seconds
+@pytest.mark.parametrize("planted", [
+    # benchmarks/diagnose_random.py --all, profiles 18 and 19: a hand size and a target of one
+    # count beside an award; the target was read off match ends the award explains
+    {"deal.hand_size": {2: 8, 3: 6, 4: 5}, "settlement.blocked_winner": "nobody",
+     "settlement.kind": "award-to-winner", "target.raw": {2: 205, 3: 200, 4: 200}},
+    {"deal.hand_size": {2: 7, 3: 6, 4: 6}, "settlement.kind": "award-to-winner",
+     "settlement.subtract_winner_own": True, "target.raw": {2: 250, 3: 200, 4: 395}}])
+def test_a_joint_hand_size_and_target_beside_an_award_are_named(planted: dict[str, Any]) -> None:
+    from fives.conformance.cases.fixtures import load_cases
+    from fives.conformance.runner import run_cases
+
+    suite = [c for c in load_cases() if c.game == SN and c.profile is None and "slow" not in c.tags]
+    d = dx.diagnose(run_cases(ReferenceEngine(profile=make_profile(SN, planted)), suite), [SN], mutants=False)
+    assert d.unexplained == []
+    named = {p: d.combined[SN].get(p) for p in planted}
+    assert {p: ({int(k): x for k, x in v.items()} if isinstance(v, dict) else v) for p, v in named.items()} == planted

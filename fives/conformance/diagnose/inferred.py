@@ -60,6 +60,7 @@ def readings(game: str, failing: list[CaseResult], rules: dict[str, Any]) -> dic
     dead: list[tuple[int, int]] = []  # a setup answer's boneyard short of what the deal leaves
     rounded: list[tuple[int, int]] = []
     divisors: Counter[int] = Counter()
+    base_targets = {int(k): v for k, v in (rules.get("target.raw") or {}).items()}
     for r in failing:
         got, case = _answer(r), r.case
         if not isinstance(got, dict):
@@ -81,7 +82,9 @@ def readings(game: str, failing: list[CaseResult], rules: dict[str, Any]) -> dic
             scores = got.get("scores")
             if isinstance(ended, list) and ended and not want and isinstance(scores, list):
                 won = [scores[i] for i in ended if isinstance(i, int) and 0 <= i < len(scores) and _num(scores[i])]
-                if won:  # the engine's target is at most the lowest winning score
+                # the engine's target is at most the lowest winning score; a bound at or above the
+                # base's target says nothing of it (the match ended there by another rule: a settlement's)
+                if won and min(won) * (divisor if displayed else 1) < base_targets.get(n, 0):
                     bounds.append((n, min(won) * (divisor if displayed else 1)))
             if case.kind == "settle" and isinstance(got.get("seats"), list):
                 for s in got["seats"]:
