@@ -80,9 +80,11 @@ def test_a_restart_with_a_changed_hello_is_the_engines_error(tmp_path: Path) -> 
 
 def test_a_parallel_twin_with_another_hello_is_refused_too(tmp_path: Path) -> None:
     state = tmp_path / "starts"
-    # --jobs 2: the second process started (the twin) declares players [2]; it never crashes
-    p, results = run(tmp_path, engine("hello_scope.py", "--state", str(state), "--changed-at", "2", "--at", "999"),
-                     "--jobs", "2")
+    # --jobs 2: the second process started (the twin) declares players [2]; it never crashes.
+    # --wait-twin: the first holds its first case until the twin has started (an event, not a
+    # race: on a loaded machine the first once ran all 11 cases before the twin took one)
+    p, results = run(tmp_path, engine("hello_scope.py", "--state", str(state), "--changed-at", "2", "--at", "999",
+                                      "--wait-twin"), "--jobs", "2")
     assert p.returncode == 1, p.stdout + p.stderr
     assert [r["id"] for r in results] == IDS
     refused = [r for r in results if r["status"] == "errored"]

@@ -81,7 +81,8 @@ def targeted(args: argparse.Namespace, n: int, msg: dict[str, Any]) -> bool:
 
 
 def serve(sabotage: Sabotage, args: argparse.Namespace | None = None,
-          on_hello: Callable[[argparse.Namespace, int, dict[str, Any]], dict[str, Any] | None] | None = None) -> None:
+          on_hello: Callable[[argparse.Namespace, int, dict[str, Any]], dict[str, Any] | None] | None = None,
+          on_request: Callable[[argparse.Namespace, int, int], None] | None = None) -> None:
     args = args or options()
     start = starts(args)
     engine = ReferenceEngine()
@@ -95,6 +96,8 @@ def serve(sabotage: Sabotage, args: argparse.Namespace | None = None,
             reply(hello)
             continue
         n += 1
+        if on_request:  # may wait for an event before answering (start number, request number)
+            on_request(args, start, n)
         answer = handle(engine, msg)
         if targeted(args, n, msg):
             sabotage(msg, answer, args)
