@@ -73,8 +73,9 @@ def new_profile(rng: random.Random, game: str) -> Profile:
         if overrides.get("settlement.kind", parameters(game)["settlement.kind"]) != "award-to-winner":
             for k in AWARD_PARAMETERS:
                 overrides.pop(k, None)
-        if overrides.get("settlement.blocked_winner") == "nobody":  # no blocked winner: no tie for it
-            overrides.pop("settlement.ties", None)
+        if overrides.get("settlement.blocked_winner") == "nobody":  # no blocked winner: no tie, no award for it
+            for k in ("settlement.ties", "settlement.tie_break", "settlement.blocked_award"):
+                overrides.pop(k, None)
         if overrides.get("settlement.rounding.multiple") == 1:
             overrides.pop("settlement.rounding.round_up_from_remainder", None)
         if not overrides:

@@ -14,6 +14,10 @@ from fives.conformance.engines.handle import EngineSpec
 from fives.conformance.sessions.diagnose import (FUZZ_SHARE, SEARCH_SHARE, Budget, DiagnoseOptions, DiagnoseOutcome,
                                                  diagnose)
 
+#: a private fixture cache: the CLI's and the API's notes are compared, and a cache shared with
+#: other tests' processes once gave the CLI a "did not check" note of its own (a loaded run)
+pytestmark = pytest.mark.usefixtures("module_fixture_cache")  # tests/conftest.py
+
 ROOT = Path(__file__).resolve().parents[1]
 MUTANT = f"{sys.executable} -m fives serve --mutant drawn-tile-continues"
 #: a narrow selection: the turn cases of one game, and a few fuzzed turns (seconds, not minutes)
