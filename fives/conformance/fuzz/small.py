@@ -69,9 +69,12 @@ def small_state(rng: random.Random, rules: GameRules, late: bool = False,
     h = config.hand_size
     hands: list[list[Tile]] = [sorted(tiles[s * h:(s + 1) * h]) for s in range(players)]
     boneyard = tiles[players * h + rules.dead_tiles(players):]  # deal.dead: set aside, out of play
+    # under an opening requirement, half the states are a later hand's: `opening.scope` shows in
+    # a later hand's opening only (drawn only then, so the seeds' draws are unchanged)
+    hand = rng.choice([1, 2]) if rules.opening_requires != "any" else 1
     try:
         match = Match.from_state(rules, config, scores=_scores(rng, rules, config), layout=[], hands=hands,
-                                 boneyard=boneyard, seat=rng.randrange(players))
+                                 boneyard=boneyard, seat=rng.randrange(players), hand=hand)
         steps = 120 if late else 0 if opening else rng.choice([0, 1, 1, 2, 2, 3, 4, 6])
         few = rng.choice([1, 1, 2])
         for _ in range(steps):
@@ -131,7 +134,7 @@ def small_legal(rng: random.Random, rules: GameRules) -> dict[str, Any] | None:
                            "hand": state["hands"][state["seat"]], "boneyard": len(state["boneyard"])}
     if state["partnerships"]:  # 4 Sniff players always play in partnerships: say so
         inp["partnerships"] = True
-    for key in ("continuing", "drawn"):
+    for key in ("continuing", "drawn", "hand_number"):
         if key in state:
             inp[key] = state[key]
     return {"kind": "legal-placements", "clauses": [], "description": "small-legal", "input": inp, "expect": {}}

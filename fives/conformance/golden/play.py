@@ -56,6 +56,10 @@ def turn_state(match: Match, players: int, partners: bool) -> dict[str, Any]:
         state["continuing"] = True
     if match.drawn is not None:
         state["drawn"] = str(match.drawn)
+    if match.hand_no > 1 and match.rules.opening_requires != "any":
+        # the hand's number tells an opening requirement of every hand from the first hand's
+        # (`opening.scope`); the seeds require no opening, so their states never carry it
+        state["hand_number"] = match.hand_no
     return state
 
 

@@ -313,11 +313,15 @@ def _thin(work: _Work, d: Diagnosis, hello: Handshake) -> Diagnosis:
     (diagnose/thin.py): probes that find another value nearer join the failures, and the search
     runs again with them (at most twice)."""
     from fives.conformance.diagnose.thin import probe_thin
+    from fives.conformance.diagnose.unlocked import probe_unlocked
     from fives.conformance.diagnose.verify import carry
 
     try:
         for _ in range(2):
+            # and the values a cause brings into play (diagnose/unlocked.py): `opening.scope`
+            # under a named opening requirement
             new = probe_thin(d, work.engine, work.options.seed, work.end, work.progress)
+            new += probe_unlocked(d, work.engine, work.options.seed, work.end, work.progress)
             if not new:
                 break
             work.extra += new
