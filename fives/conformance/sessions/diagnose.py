@@ -309,8 +309,8 @@ def _search(work: _Work, hello: Handshake) -> Diagnosis:
 
 
 def _thin(work: _Work, d: Diagnosis, hello: Handshake) -> Diagnosis:
-    """Causes resting on fewer than a handful of cases, probed before they are named
-    (diagnose/thin.py): probes that find another value nearer join the failures, and the search
+    """Causes resting on fewer than a handful of cases, and values a cause brings into play, probed
+    (diagnose/thin.py, unlocked.py): probes that find another value nearer join the failures, and the search
     runs again with them (at most twice)."""
     from fives.conformance.diagnose.thin import probe_thin
     from fives.conformance.diagnose.unlocked import probe_unlocked
@@ -318,8 +318,6 @@ def _thin(work: _Work, d: Diagnosis, hello: Handshake) -> Diagnosis:
 
     try:
         for _ in range(2):
-            # and the values a cause brings into play (diagnose/unlocked.py): `opening.scope`
-            # under a named opening requirement
             new = probe_thin(d, work.engine, work.options.seed, work.end, work.progress)
             new += probe_unlocked(d, work.engine, work.options.seed, work.end, work.progress)
             if not new:
