@@ -50,7 +50,7 @@ def probe_thin(d: Diagnosis, engine: Engine, seed: int, deadline: float | None =
     judged against the base as the suite's cases are, when some set other than the chosen one
     was nearer the engine (the search must run again with them); [] when every probe confirmed."""
     from fives.conformance.diagnose.search import candidates
-    from fives.conformance.diagnose.ties import _apart, _distance
+    from fives.conformance.diagnose.ties import _apart
     from fives.conformance.engines.drivers import ReferenceEngine
     from fives.conformance.fuzz import Fuzzer, fuzz_kinds
     from fives.support.errors import UserError
@@ -99,28 +99,16 @@ def probe_thin(d: Diagnosis, engine: Engine, seed: int, deadline: float | None =
             outs = {name: e.run(case) for name, e in engines.items()}
             if not _apart(kind_named(case.kind), [outs[c.name], *(o for n, o in outs.items() if n != c.name)]):
                 continue  # the cause answers it as every rival does: it tells nothing
-            v = fuzzer.oracle.ask(game, case.kind, case.input)
-            # an error reply of the engine's own is an answer too: the sets that refuse the
-            # request agree with it (a rule under which the input is illegal), the others do not
-            said = next((x.removeprefix("engine error: ") for x in v.diffs if REPORTED_ERROR in x), None)
-            if v.status not in ("agree", "differ") and said is None:
+            got = judge_probe(game, case, outs, fuzzer.oracle, base, c.clauses,
+                              f"fives conformance diagnose: a probe of {c.name} (it rests on "
+                              f"{len(cause.explained)} case(s))")
+            if got is None:
                 continue
-            far = {name: (0.0 if o.status == "error" else float("inf")) if said is not None
-                   else _distance(kind_named(case.kind), o, v.actual) for name, o in outs.items()}
-            best = [name for name, n in far.items() if n == min(far.values())]
-            won = best[0] if len(best) == 1 and far[best[0]] < float("inf") else None
+            won, result = got
             if won is not None:
                 near[won] += 1
-            pid = _probe_id(game, case.kind, case.input)
-            asked.append((pid, won))
-            expected = base.answer(case.kind, game, case.input)
-            diffs = [] if said is not None else kind_named(case.kind).compare(expected, v.actual)
-            results.append(CaseResult(
-                Case(pid, case.kind, game, c.clauses,
-                     {"derived": f"fives conformance diagnose: a probe of {c.name} (it rests on "
-                                 f"{len(cause.explained)} case(s))"}, case.input, expected, "fuzz"),
-                "errored" if said is not None else "failed" if diffs else "passed", list(diffs),
-                Outcome("error", message=said) if said is not None else Outcome("ok", v.actual)))
+            asked.append((result.case.id, won))
+            results.append(result)
         d.requests["shrink"] = d.requests.get("shrink", 0) + fuzzer.oracle.requests
         d.confirmed[c.name], named = _line(c.name, len(cause.explained), near, asked, results)
         if named:
@@ -131,6 +119,32 @@ def probe_thin(d: Diagnosis, engine: Engine, seed: int, deadline: float | None =
         if top and near[c.name] < top:
             contrary += results  # another value, or none, is nearer: the search runs again with them
     return contrary
+
+
+def judge_probe(game: str, case: Case, outs: dict[str, Outcome], oracle: Any, base: Engine,
+                clauses: tuple[str, ...], derived: str) -> tuple[str | None, CaseResult] | None:
+    """Ask the engine (through the fuzzer's `oracle`) a request the sets of `outs` answer apart:
+    the set its answer is nearest, if one alone, and the probe as a result judged against
+    `base`, as the suite's cases are; None when the engine's reply is no answer at all."""
+    from fives.conformance.diagnose.ties import _distance
+
+    v = oracle.ask(game, case.kind, case.input)
+    # an error reply of the engine's own is an answer too: the sets that refuse the request
+    # agree with it (a rule under which the input is illegal), the others do not
+    said = next((x.removeprefix("engine error: ") for x in v.diffs if REPORTED_ERROR in x), None)
+    if v.status not in ("agree", "differ") and said is None:
+        return None
+    far = {name: (0.0 if o.status == "error" else float("inf")) if said is not None
+           else _distance(kind_named(case.kind), o, v.actual) for name, o in outs.items()}
+    best = [name for name, n in far.items() if n == min(far.values())]
+    won = best[0] if len(best) == 1 and far[best[0]] < float("inf") else None
+    expected = base.answer(case.kind, game, case.input)
+    diffs = [] if said is not None else kind_named(case.kind).compare(expected, v.actual)
+    return won, CaseResult(
+        Case(_probe_id(game, case.kind, case.input), case.kind, game, clauses, {"derived": derived}, case.input,
+             expected, "fuzz"),
+        "errored" if said is not None else "failed" if diffs else "passed", list(diffs),
+        Outcome("error", message=said) if said is not None else Outcome("ok", v.actual))
 
 
 def _line(name: str, rests: int, near: dict[str, int], asked: list[tuple[str, str | None]],

@@ -13,12 +13,11 @@ runs again with them; otherwise nothing changes, and nothing is printed.
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Callable
 
 from fives.conformance.cases.fixtures import Case
 from fives.conformance.cases.kinds import kind_named
-from fives.conformance.engines.drivers import Engine, Outcome
-from fives.conformance.engines.process import REPORTED_ERROR
+from fives.conformance.engines.drivers import Engine
 from fives.conformance.runner import CaseResult
 
 if TYPE_CHECKING:
@@ -48,8 +47,8 @@ def probe_unlocked(d: Diagnosis, engine: Engine, seed: int, deadline: float | No
     """The probes of every unlocked dimension not probed yet (`d.confirmed` records each under
     "unlocked PATH"), when some other value of it was nearer the engine; [] otherwise."""
     from fives.conformance.diagnose.search import candidates
-    from fives.conformance.diagnose.thin import PROBE_DRAWS, PROBE_SECONDS, PROBES, _probe_id
-    from fives.conformance.diagnose.ties import _apart, _distance
+    from fives.conformance.diagnose.thin import PROBE_DRAWS, PROBE_SECONDS, PROBES, judge_probe
+    from fives.conformance.diagnose.ties import _apart
     from fives.conformance.engines.drivers import ReferenceEngine
     from fives.conformance.fuzz import Fuzzer, fuzz_kinds
     from fives.support.errors import UserError
@@ -90,24 +89,14 @@ def probe_unlocked(d: Diagnosis, engine: Engine, seed: int, deadline: float | No
                 outs = {name: e.run(case) for name, e in engines.items()}
                 if not _apart(kind_named(case.kind), [outs[CHOSEN], *(outs[n] for n in rivals)]):
                     continue
-                v = fuzzer.oracle.ask(game, case.kind, case.input)
-                said = next((x.removeprefix("engine error: ") for x in v.diffs if REPORTED_ERROR in x), None)
-                if v.status not in ("agree", "differ") and said is None:
+                got = judge_probe(game, case, outs, fuzzer.oracle, base, (),
+                                  f"fives conformance diagnose: a probe of {path}, which the chosen rules bring "
+                                  "into play")
+                if got is None:
                     continue
-                far = {name: (0.0 if o.status == "error" else float("inf")) if said is not None
-                       else _distance(kind_named(case.kind), o, v.actual) for name, o in outs.items()}
-                best = [name for name, n in far.items() if n == min(far.values())]
-                if len(best) == 1 and far[best[0]] < float("inf"):
-                    near[best[0]] += 1
-                expected = base.answer(case.kind, game, case.input)
-                diffs = [] if said is not None else kind_named(case.kind).compare(expected, v.actual)
-                pid = _probe_id(game, case.kind, case.input)
-                results.append(CaseResult(
-                    Case(pid, case.kind, game, (),
-                         {"derived": f"fives conformance diagnose: a probe of {path}, which the chosen rules bring "
-                                     "into play"}, case.input, expected, "fuzz"),
-                    "errored" if said is not None else "failed" if diffs else "passed", list(diffs),
-                    Outcome("error", message=said) if said is not None else Outcome("ok", v.actual)))
+                if got[0] is not None:
+                    near[got[0]] += 1
+                results.append(got[1])
             d.requests["shrink"] = d.requests.get("shrink", 0) + fuzzer.oracle.requests
             top = max(near.values(), default=0)
             winner = next((n for n in rivals if near[n] == top), None) if top else None
