@@ -131,16 +131,17 @@ def legal_problems(rules: GameRules, input: dict[str, Any]) -> list[str]:
     layout = built[0]
     out = []
     h, p = config.hand_size, config.players
-    undealt = TILES - p * h - rules.dead_tiles(p)  # deal.dead: set aside, in no boneyard
+    in_play = TILES - rules.dead_tiles(p)  # deal.dead: the tiles set aside are in no boneyard
+    undealt = in_play - p * h
     bone = input.get("boneyard", 0)
     bone = bone if isinstance(bone, int) and not isinstance(bone, bool) else 0
     if not hand:
         out.append("the seat to act holds no tile: its hand would have ended")
     if bone > undealt:
         out.append(f"a boneyard of {bone}: only {undealt} tiles are left after the deal")
-    if len(layout) + len(hand) + (p - 1) > TILES - rules.dead_tiles(p) - bone:
+    if len(layout) + len(hand) + (p - 1) > in_play - bone:
         out.append(f"{len(layout)} layout tiles, {len(hand)} in hand, {bone} in the boneyard and a tile for each "
-                   f"of the {p - 1} other seat(s) are more than the {TILES - rules.dead_tiles(p)} tiles in play")
+                   f"of the {p - 1} other seat(s) are more than the {in_play} tiles in play")
     out += _continuation_problems(rules, config, input, records, bone < undealt)
     if not len(layout) and _opening_any(rules) and (len(hand) != h or bone != undealt):
         out.append(f"an empty layout is the start of a hand: the leader holds {h} tiles and the boneyard {undealt}")

@@ -69,8 +69,9 @@ def readings(game: str, failing: list[CaseResult], rules: dict[str, Any]) -> dic
         if case.kind == "setup" and _num(n):
             if _num(got.get("hand_size")):
                 hands.append((n, got["hand_size"]))
-                if _num(got.get("boneyard")) and 0 < 28 - n * got["hand_size"] - got["boneyard"] < 28:
-                    dead.append((n, 28 - n * got["hand_size"] - got["boneyard"]))  # set aside at the deal
+                aside = 28 - n * got["hand_size"] - got["boneyard"] if _num(got.get("boneyard")) else 0
+                if 0 < aside < 28:
+                    dead.append((n, aside))  # set aside at the deal
             if _num(got.get("target_raw")):
                 targets.append((n, got["target_raw"]))
             if _num(got.get("target_raw")) and _num(got.get("target_display")) and got["target_display"] > 0 \

@@ -50,10 +50,8 @@ def probe_thin(d: Diagnosis, engine: Engine, seed: int, deadline: float | None =
     judged against the base as the suite's cases are, when some set other than the chosen one
     was nearer the engine (the search must run again with them); [] when every probe confirmed."""
     from fives.conformance.diagnose.search import candidates
-    from fives.conformance.diagnose.ties import _apart
     from fives.conformance.engines.drivers import ReferenceEngine
     from fives.conformance.fuzz import Fuzzer, fuzz_kinds
-    from fives.support.errors import UserError
 
     say = note or (lambda s: None)
     contrary: list[CaseResult] = []
@@ -70,15 +68,9 @@ def probe_thin(d: Diagnosis, engine: Engine, seed: int, deadline: float | None =
         for x in candidates(game, scorer.base, mutants=False):
             if x.path == c.path and x.name != c.name:
                 sets[x.name] = tuple(x if y is c else y for y in now)
-        engines: dict[str, Engine] = {}
-        for name, s in sets.items():
-            try:
-                engines[name] = scorer.engine(s)
-            except UserError:  # values no profile holds together: not a rival
-                pass
+        engines = rival_engines(scorer, sets)
         kinds = sorted({r.case.kind for r in cause.explained} & set(fuzz_kinds()))
-        left = None if deadline is None else (deadline - time.monotonic()) / 4
-        seconds = PROBE_SECONDS if left is None else min(PROBE_SECONDS, left)
+        seconds = probe_seconds(deadline)
         if seconds <= 0 or not kinds:
             d.confirmed[c.name] = (f"  unconfirmed: it rests on {len(cause.explained)} case(s) and no probe was made "
                                    + ("(the time budget was spent)" if kinds else "(the fuzzer makes no request of "
@@ -87,28 +79,11 @@ def probe_thin(d: Diagnosis, engine: Engine, seed: int, deadline: float | None =
         # drawn under the cause's rules: a request its rules need more of (the previous hand's
         # leader, for a leader rule that reads it) is one the base's draws never make
         fuzzer = Fuzzer(engine, [game], kinds, seed, profile=getattr(engines.get(c.name), "profile", None) or d.profile)
-        near: dict[str, int] = {name: 0 for name in engines}
-        asked: list[tuple[str, str | None]] = []  # (probe id, the set nearest the engine's answer)
-        t0 = time.monotonic()
-        results: list[CaseResult] = []
-        for i in range(PROBE_DRAWS):
-            if len(asked) >= PROBES or time.monotonic() - t0 > seconds:
-                break
-            _, _, drawn = fuzzer.draw(i)
-            case = Case("probe", drawn["kind"], game, (), {}, drawn["input"], None, "diagnose")
-            outs = {name: e.run(case) for name, e in engines.items()}
-            if not _apart(kind_named(case.kind), [outs[c.name], *(o for n, o in outs.items() if n != c.name)]):
-                continue  # the cause answers it as every rival does: it tells nothing
-            got = judge_probe(game, case, outs, fuzzer.oracle, base, c.clauses,
-                              f"fives conformance diagnose: a probe of {c.name} (it rests on "
-                              f"{len(cause.explained)} case(s))")
-            if got is None:
-                continue
-            won, result = got
-            if won is not None:
-                near[won] += 1
-            asked.append((result.case.id, won))
-            results.append(result)
+        near, judged = ask_separating(fuzzer, engines, c.name, game, base, c.clauses,
+                                      f"fives conformance diagnose: a probe of {c.name} (it rests on "
+                                      f"{len(cause.explained)} case(s))", seconds)
+        asked = [(r.case.id, won) for won, r in judged]  # (probe id, the set nearest the engine's answer)
+        results = [r for _, r in judged]
         d.requests["shrink"] = d.requests.get("shrink", 0) + fuzzer.oracle.requests
         d.confirmed[c.name], named = _line(c.name, len(cause.explained), near, asked, results)
         if named:
@@ -121,8 +96,55 @@ def probe_thin(d: Diagnosis, engine: Engine, seed: int, deadline: float | None =
     return contrary
 
 
-def judge_probe(game: str, case: Case, outs: dict[str, Outcome], oracle: Any, base: Engine,
-                clauses: tuple[str, ...], derived: str) -> tuple[str | None, CaseResult] | None:
+def rival_engines(scorer: Any, sets: dict[str, tuple[Any, ...]]) -> dict[str, Engine]:
+    """An in-process engine for each named set of candidates, but the sets no profile holds."""
+    from fives.support.errors import UserError
+
+    engines: dict[str, Engine] = {}
+    for name, s in sets.items():
+        try:
+            engines[name] = scorer.engine(s)
+        except UserError:  # values no profile holds together: not a rival
+            pass
+    return engines
+
+
+def probe_seconds(deadline: float | None) -> float:
+    """The seconds one dimension's probes may take: PROBE_SECONDS, or a quarter of the time left."""
+    left = None if deadline is None else (deadline - time.monotonic()) / 4
+    return PROBE_SECONDS if left is None else min(PROBE_SECONDS, left)
+
+
+def ask_separating(fuzzer: Any, engines: dict[str, Engine], chosen: str, game: str, base: Engine,
+                   clauses: tuple[str, ...], derived: str,
+                   seconds: float) -> tuple[dict[str, int], list[tuple[str | None, CaseResult]]]:
+    """The fuzzer's requests that `engines[chosen]` answers otherwise than some other of
+    `engines`, asked of the engine (at most PROBES, PROBE_DRAWS draws, `seconds`): how often
+    each set was nearest its answer, and each probe as (the set nearest alone or None, its result)."""
+    from fives.conformance.diagnose.ties import _apart
+
+    near = {name: 0 for name in engines}
+    judged: list[tuple[str | None, CaseResult]] = []
+    t0 = time.monotonic()
+    for i in range(PROBE_DRAWS):
+        if len(judged) >= PROBES or time.monotonic() - t0 > seconds:
+            break
+        _, _, drawn = fuzzer.draw(i)
+        case = Case("probe", drawn["kind"], game, (), {}, drawn["input"], None, "diagnose")
+        outs = {name: e.run(case) for name, e in engines.items()}
+        if not _apart(kind_named(case.kind), [outs[chosen], *(o for n, o in outs.items() if n != chosen)]):
+            continue  # the chosen set answers it as every rival does: it tells nothing
+        got = _judge(game, case, outs, fuzzer.oracle, base, clauses, derived)
+        if got is None:
+            continue
+        if got[0] is not None:
+            near[got[0]] += 1
+        judged.append(got)
+    return near, judged
+
+
+def _judge(game: str, case: Case, outs: dict[str, Outcome], oracle: Any, base: Engine,
+           clauses: tuple[str, ...], derived: str) -> tuple[str | None, CaseResult] | None:
     """Ask the engine (through the fuzzer's `oracle`) a request the sets of `outs` answer apart:
     the set its answer is nearest, if one alone, and the probe as a result judged against
     `base`, as the suite's cases are; None when the engine's reply is no answer at all."""

@@ -12,11 +12,8 @@ runs again with them; otherwise nothing changes, and nothing is printed.
 """
 from __future__ import annotations
 
-import time
 from typing import TYPE_CHECKING, Callable
 
-from fives.conformance.cases.fixtures import Case
-from fives.conformance.cases.kinds import kind_named
 from fives.conformance.engines.drivers import Engine
 from fives.conformance.runner import CaseResult
 
@@ -47,11 +44,9 @@ def probe_unlocked(d: Diagnosis, engine: Engine, seed: int, deadline: float | No
     """The probes of every unlocked dimension not probed yet (`d.confirmed` records each under
     "unlocked PATH"), when some other value of it was nearer the engine; [] otherwise."""
     from fives.conformance.diagnose.search import candidates
-    from fives.conformance.diagnose.thin import PROBE_DRAWS, PROBE_SECONDS, PROBES, judge_probe
-    from fives.conformance.diagnose.ties import _apart
+    from fives.conformance.diagnose.thin import ask_separating, probe_seconds, rival_engines
     from fives.conformance.engines.drivers import ReferenceEngine
     from fives.conformance.fuzz import Fuzzer, fuzz_kinds
-    from fives.support.errors import UserError
 
     say = note or (lambda s: None)
     contrary: list[CaseResult] = []
@@ -63,40 +58,19 @@ def probe_unlocked(d: Diagnosis, engine: Engine, seed: int, deadline: float | No
             if key in d.confirmed:
                 continue
             d.confirmed[key] = ""  # probed once per diagnosis, whatever it finds
-            engines: dict[str, Engine] = {}
-            for name, s in [(CHOSEN, now)] + [(x.name, now + (x,)) for x in candidates(game, scorer.base, mutants=False)
-                                              if x.path == path]:
-                try:
-                    engines[name] = scorer.engine(s)
-                except UserError:  # values no profile holds together: not a rival
-                    pass
+            engines = rival_engines(scorer, {CHOSEN: now, **{x.name: now + (x,) for x in candidates(
+                game, scorer.base, mutants=False) if x.path == path}})
             rivals = [n for n in engines if n != CHOSEN]
-            left = None if deadline is None else (deadline - time.monotonic()) / 4
-            seconds = PROBE_SECONDS if left is None else min(PROBE_SECONDS, left)
+            seconds = probe_seconds(deadline)
             if not rivals or CHOSEN not in engines or seconds <= 0:
                 continue
             # drawn under a rival's rules: what it reads (a later hand's opening) is drawn there
             fuzzer = Fuzzer(engine, [game], list(fuzz_kinds()), seed,
                             profile=getattr(engines[rivals[0]], "profile", None) or d.profile)
-            near = {name: 0 for name in engines}
-            results: list[CaseResult] = []
-            t0 = time.monotonic()
-            for i in range(PROBE_DRAWS):
-                if len(results) >= PROBES or time.monotonic() - t0 > seconds:
-                    break
-                _, _, drawn = fuzzer.draw(i)
-                case = Case("probe", drawn["kind"], game, (), {}, drawn["input"], None, "diagnose")
-                outs = {name: e.run(case) for name, e in engines.items()}
-                if not _apart(kind_named(case.kind), [outs[CHOSEN], *(outs[n] for n in rivals)]):
-                    continue
-                got = judge_probe(game, case, outs, fuzzer.oracle, base, (),
-                                  f"fives conformance diagnose: a probe of {path}, which the chosen rules bring "
-                                  "into play")
-                if got is None:
-                    continue
-                if got[0] is not None:
-                    near[got[0]] += 1
-                results.append(got[1])
+            near, judged = ask_separating(fuzzer, engines, CHOSEN, game, base, (),
+                                          f"fives conformance diagnose: a probe of {path}, which the chosen rules "
+                                          "bring into play", seconds)
+            results = [r for _, r in judged]
             d.requests["shrink"] = d.requests.get("shrink", 0) + fuzzer.oracle.requests
             top = max(near.values(), default=0)
             winner = next((n for n in rivals if near[n] == top), None) if top else None
